@@ -1,0 +1,25 @@
+# The two commands: `make run` and `make test`. See README.md.
+.PHONY: run test build release bench clean-data
+
+run:
+	@scripts/run.sh
+
+test:
+	@scripts/test.sh
+
+build:
+	swift build
+
+release:
+	swift build -c release --product gateway
+	swift build -c release --product worker
+	swift build -c release --product apns-sim
+	swift build -c release --product bench
+
+bench: release
+	@scripts/deps.sh --bench
+	@scripts/bench.sh
+
+clean-data:
+	@scripts/pg.sh stop .data/pg || true
+	rm -rf .data

@@ -1,0 +1,2 @@
+import Shared
+@main struct M { static func main() {} }

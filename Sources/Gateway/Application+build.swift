@@ -1,0 +1,80 @@
+import Hummingbird
+import Logging
+import Metrics
+import Prometheus
+import ServiceLifecycle
+import Shared
+
+/// The pieces the routes share, built once per process (or per test).
+struct GatewayDependencies: Sendable {
+    var database: Database
+    var apps: any AppStore
+    var credentials: CredentialCache
+    var registry: PrometheusCollectorRegistry
+    var metrics: any MetricsFactory
+
+    init(database: Database, masterKey: MasterKey, registry: PrometheusCollectorRegistry = .init()) {
+        self.database = database
+        self.apps = PostgresAppStore(database: database, masterKey: masterKey)
+        self.credentials = CredentialCache(store: self.apps)
+        self.registry = registry
+        self.metrics = PrometheusMetricsFactory(registry: registry)
+    }
+}
+
+/// The HTTP application: routes grouped by resource, observability first, authentication per group.
+/// It refuses to start against a schema it does not know. Tests call this with a database of their own.
+func buildApplication(
+    configuration: GatewayConfiguration,
+    dependencies: GatewayDependencies,
+    logger: Logger
+) -> some ApplicationProtocol {
+    let router = Router(context: GatewayContext.self)
+    router.add(middleware: ObservabilityMiddleware(metrics: dependencies.metrics))
+
+    HealthRoutes(
+        database: dependencies.database,
+        registry: dependencies.registry,
+        queueDepth: QueueDepthGauges(database: dependencies.database, metrics: dependencies.metrics)
+    ).register(on: router)
+
+    AdminRoutes(apps: dependencies.apps, credentials: dependencies.credentials, bodyLimit: configuration.maxBodyBytes)
+        .register(on: router.group("admin").add(middleware: AdminAuthMiddleware(token: configuration.adminToken)))
+
+    let api = router.group("api")
+    let server = api.group().add(middleware: TenantAuthMiddleware(credentials: dependencies.credentials, serverOnly: true))
+    let device = api.group().add(middleware: TenantAuthMiddleware(credentials: dependencies.credentials, serverOnly: false))
+    ChannelRoutes(
+        channels: PostgresChannelStore(database: dependencies.database),
+        bodyLimit: configuration.maxBodyBytes
+    ).register(server: server, device: device)
+
+    var app = Application(
+        router: router,
+        configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "gateway"),
+        logger: logger
+    )
+    let database = dependencies.database
+    app.beforeServerStarts {
+        try await Migrator(database: database).requireCurrent()
+    }
+    return app
+}
+
+/// The gateway process: the Postgres pool, then the HTTP server, in one service group (SIGTERM drains).
+func buildGateway(configuration: GatewayConfiguration) async throws -> ServiceGroup {
+    var logger = Logger(label: "gateway")
+    logger.logLevel = configuration.logLevel
+    let database = Database(
+        url: configuration.databaseURL, maxConnections: configuration.databasePoolSize,
+        logger: Logger(label: "gateway.postgres"))
+    let dependencies = GatewayDependencies(database: database, masterKey: configuration.masterKey)
+    let app = buildApplication(configuration: configuration, dependencies: dependencies, logger: logger)
+    return ServiceGroup(
+        configuration: .init(
+            services: [.init(service: database.client), .init(service: app)],
+            gracefulShutdownSignals: [.sigterm, .sigint],
+            logger: logger
+        )
+    )
+}

@@ -1,0 +1,64 @@
+import Logging
+import Shared
+
+/// Everything the gateway reads at start. Flags win over environment variables.
+struct GatewayConfiguration: Sendable {
+    static let host = Setting(flag: "host", environment: "GATEWAY_HOST")
+    static let port = Setting(flag: "port", environment: "GATEWAY_PORT")
+    static let adminToken = Setting(flag: "admin-token", environment: "ADMIN_TOKEN")
+    static let maxBodyBytes = Setting(flag: "max-body-bytes", environment: "MAX_BODY_BYTES")
+    static let databasePoolSize = Setting(flag: "database-pool-size", environment: "DATABASE_POOL_SIZE")
+
+    /// The settings `gateway serve` reads; deployment files are checked against these names.
+    static let settings: [Setting] = [
+        CommonSettings.databaseURL, CommonSettings.logLevel, CommonSettings.masterKey,
+        CommonSettings.migrationsDirectory, host, port, adminToken, maxBodyBytes, databasePoolSize,
+    ]
+
+    var host: String
+    var port: Int
+    var databaseURL: DatabaseURL
+    var databasePoolSize: Int
+    var adminToken: String
+    var masterKey: MasterKey
+    var logLevel: Logger.Level
+    var maxBodyBytes: Int
+
+    static let minimumAdminTokenLength = 16
+
+    init(
+        host: String = "127.0.0.1", port: Int = 8080, databaseURL: DatabaseURL, databasePoolSize: Int = 20,
+        adminToken: String, masterKey: MasterKey, logLevel: Logger.Level = .info, maxBodyBytes: Int = 64 * 1024
+    ) {
+        self.host = host
+        self.port = port
+        self.databaseURL = databaseURL
+        self.databasePoolSize = databasePoolSize
+        self.adminToken = adminToken
+        self.masterKey = masterKey
+        self.logLevel = logLevel
+        self.maxBodyBytes = maxBodyBytes
+    }
+
+    init(options: GatewayOptions, environment: [String: String]) throws {
+        let resolve = SettingsResolver(environment: environment)
+        let token = try resolve.required(Self.adminToken, flag: options.adminToken)
+        guard token.count >= Self.minimumAdminTokenLength else {
+            throw ConfigError(
+                setting: Self.adminToken.label,
+                problem: "must be at least \(Self.minimumAdminTokenLength) characters")
+        }
+        self.init(
+            host: resolve.value(Self.host, flag: options.host) ?? "127.0.0.1",
+            port: try resolve.integer(Self.port, flag: options.port, default: 8080, range: 0...65535),
+            databaseURL: try resolve.databaseURL(CommonSettings.databaseURL, flag: options.databaseURL),
+            databasePoolSize: try resolve.integer(
+                Self.databasePoolSize, flag: options.databasePoolSize, default: 20, range: 1...500),
+            adminToken: token,
+            masterKey: try resolve.masterKey(CommonSettings.masterKey, flag: options.masterKey),
+            logLevel: try resolve.logLevel(CommonSettings.logLevel, flag: options.logLevel),
+            maxBodyBytes: try resolve.integer(
+                Self.maxBodyBytes, flag: options.maxBodyBytes, default: 64 * 1024, range: 1024...(16 * 1024 * 1024))
+        )
+    }
+}

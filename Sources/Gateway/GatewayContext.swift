@@ -1,0 +1,27 @@
+import Hummingbird
+import Logging
+import Shared
+
+/// The authenticated caller of a tenant route.
+struct Tenant: Sendable {
+    var appID: Int64
+    var appKey: String
+    var role: AppAuthRecord.Role
+}
+
+struct GatewayContext: RequestContext {
+    var coreContext: CoreRequestContextStorage
+    /// Set by `TenantAuthMiddleware`; routes behind it can rely on it.
+    var tenant: Tenant?
+
+    init(source: ApplicationRequestContextSource) {
+        self.coreContext = .init(source: source)
+        self.tenant = nil
+    }
+
+    /// The tenant, or 401 when a route was mounted without authentication by mistake.
+    func requireTenant() throws -> Tenant {
+        guard let tenant = self.tenant else { throw APIError.unauthorized }
+        return tenant
+    }
+}

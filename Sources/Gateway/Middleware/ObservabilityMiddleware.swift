@@ -1,0 +1,51 @@
+import Hummingbird
+import Logging
+import Metrics
+import Shared
+
+/// One access-log line and two metrics per request, labelled by route template (never by id).
+struct ObservabilityMiddleware<Context: RequestContext>: RouterMiddleware {
+    let metrics: any MetricsFactory
+
+    func handle(
+        _ request: Request, context: Context, next: (Request, Context) async throws -> Response
+    ) async throws -> Response {
+        let started = ContinuousClock.now
+        do {
+            let response = try await next(request, context)
+            self.record(request, context: context, status: response.status.code, started: started)
+            return response
+        } catch {
+            let status = (error as? any HTTPResponseError)?.status.code ?? 500
+            self.record(request, context: context, status: status, started: started)
+            if status >= 500 {
+                context.logger.error("request failed", metadata: ["error": "\(String(reflecting: error))"])
+            }
+            throw error
+        }
+    }
+
+    private func record(_ request: Request, context: Context, status: Int, started: ContinuousClock.Instant) {
+        let elapsed = ContinuousClock.now - started
+        let route = context.endpointPath ?? "unmatched"
+        let method = request.method.rawValue
+        Counter(
+            label: "gateway_http_requests_total",
+            dimensions: [("method", method), ("route", route), ("status", "\(status)")],
+            factory: self.metrics
+        ).increment()
+        Timer(
+            label: "gateway_http_request_duration_seconds",
+            dimensions: [("method", method), ("route", route)],
+            factory: self.metrics
+        ).recordInterval(elapsed)
+        context.logger.log(
+            level: status >= 500 ? .error : .info,
+            "request",
+            metadata: [
+                "method": "\(method)", "route": "\(route)", "status": "\(status)",
+                "duration_ms": "\((elapsed.seconds * 1000 * 100).rounded() / 100)",
+            ]
+        )
+    }
+}

@@ -1,0 +1,88 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import Shared
+
+/// Stable numeric codes for clients that branch on errors (the `error_code` of every error body).
+enum ErrorCode: Int, Sendable {
+    case invalidField = 40001
+    case unknownField = 40002
+    case malformedBody = 40003
+    case unauthorized = 40101
+    case forbidden = 40301
+    case notFound = 40401
+    case conflict = 40901
+    case bodyTooLarge = 41301
+    case unavailable = 50301
+    case internalError = 50001
+}
+
+/// Every error a client sees: `{"ok":false,"error":"...","error_code":N,"details":{...}}`. Never SQL, never secrets.
+struct APIError: Error, HTTPResponseError {
+    var status: HTTPResponse.Status
+    var code: ErrorCode
+    var message: String
+    var details: [String: String]
+    var headers: HTTPFields
+
+    init(
+        _ status: HTTPResponse.Status, code: ErrorCode, _ message: String, details: [String: String] = [:],
+        headers: HTTPFields = [:]
+    ) {
+        self.status = status
+        self.code = code
+        self.message = message
+        self.details = details
+        self.headers = headers
+    }
+
+    static func validation(_ error: ValidationError) -> APIError {
+        let isUnknown = error.rule == ValidationError.unknownFieldRule
+        let isMalformed = error.path.isEmpty
+        let field = error.path.isEmpty ? "the body" : "'\(error.path)'"
+        return APIError(
+            .badRequest,
+            code: isUnknown ? .unknownField : isMalformed ? .malformedBody : .invalidField,
+            isMalformed ? "The body is not valid: \(error.rule)." : "The field \(field) \(error.rule).",
+            details: ["path": error.path, "rule": error.rule]
+        )
+    }
+
+    static let unauthorized = APIError(
+        .unauthorized, code: .unauthorized, "Valid credentials are required.",
+        headers: [.wwwAuthenticate: "Basic realm=\"live-activities-gateway\", charset=\"UTF-8\""]
+    )
+
+    static let serverOnly = APIError(
+        .forbidden, code: .forbidden, "This endpoint needs the master secret; the app secret may not call it.")
+
+    static func notFound(_ what: String) -> APIError {
+        APIError(.notFound, code: .notFound, "\(what) was not found.")
+    }
+
+    static func bodyTooLarge(limit: Int) -> APIError {
+        APIError(
+            .contentTooLarge, code: .bodyTooLarge, "The body is larger than \(limit) bytes.",
+            details: ["limit": "\(limit)"])
+    }
+
+    func response(from request: Request, context: some RequestContext) throws -> Response {
+        let body = ErrorBody(ok: false, error: self.message, errorCode: self.code.rawValue, details: self.details)
+        var headers = self.headers
+        headers[.contentType] = "application/json; charset=utf-8"
+        let data = try JSONEncoder().encode(body)
+        return Response(status: self.status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: data)))
+    }
+
+    struct ErrorBody: Encodable {
+        var ok: Bool
+        var error: String
+        var errorCode: Int
+        var details: [String: String]
+
+        enum CodingKeys: String, CodingKey {
+            case ok, error, details
+            case errorCode = "error_code"
+        }
+    }
+}

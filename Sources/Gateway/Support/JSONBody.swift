@@ -1,0 +1,59 @@
+import Foundation
+import Hummingbird
+import NIOCore
+import Shared
+
+extension Request {
+    /// Reads at most `limit` bytes and decodes them strictly: unknown fields and type errors become a 400
+    /// naming the field, an over-size body a 413.
+    func decodeJSON<T: Decodable>(_ type: T.Type, limit: Int) async throws -> T {
+        let buffer: ByteBuffer
+        do {
+            buffer = try await self.body.collect(upTo: limit)
+        } catch is NIOTooManyBytesError {
+            throw APIError.bodyTooLarge(limit: limit)
+        }
+        guard buffer.readableBytes > 0 else {
+            throw APIError.validation(ValidationError(path: "", rule: "a JSON object is required"))
+        }
+        do {
+            return try JSONDecoder().decode(T.self, from: Data(buffer: buffer))
+        } catch let error as DecodingError {
+            throw APIError.validation(ValidationError(decoding: error))
+        } catch let error as ValidationError {
+            throw APIError.validation(error)
+        }
+    }
+}
+
+/// A JSON response body with `"ok": true` first, as Airship's are.
+struct OK<Body: Encodable & Sendable>: ResponseGenerator {
+    var status: HTTPResponse.Status = .ok
+    var body: Body
+
+    init(_ body: Body, status: HTTPResponse.Status = .ok) {
+        self.body = body
+        self.status = status
+    }
+
+    func response(from request: Request, context: some RequestContext) throws -> Response {
+        let encoder = JSONEncoder()
+        encoder.dateEncodingStrategy = .iso8601
+        encoder.outputFormatting = [.withoutEscapingSlashes]
+        var data = Data("{\"ok\":true".utf8)
+        let inner = try encoder.encode(self.body)
+        if inner.count > 2 {  // splice the body's fields after "ok"
+            data.append(UInt8(ascii: ","))
+            data.append(inner.dropFirst())
+        } else {
+            data.append(UInt8(ascii: "}"))
+        }
+        return Response(
+            status: self.status,
+            headers: [.contentType: "application/json; charset=utf-8"],
+            body: .init(byteBuffer: ByteBuffer(bytes: data))
+        )
+    }
+}
+
+struct Empty: Encodable, Sendable {}

@@ -1,0 +1,79 @@
+import Crypto
+import Foundation
+import Synchronization
+
+/// Mints APNs provider tokens: ES256 JWTs `{alg: ES256, kid: <key id>}.{iss: <team id>, iat: <now>}`.
+public enum ProviderTokenMinter {
+    public static func mint(teamID: String, keyID: String, key: P256.Signing.PrivateKey, issuedAt: Date) throws -> String {
+        let header = #"{"alg":"ES256","kid":"\#(keyID)"}"#
+        let claims = #"{"iss":"\#(teamID)","iat":\#(Int(issuedAt.timeIntervalSince1970))}"#
+        let signingInput = base64URL(Data(header.utf8)) + "." + base64URL(Data(claims.utf8))
+        let signature = try key.signature(for: Data(signingInput.utf8))
+        return signingInput + "." + base64URL(signature.rawRepresentation)
+    }
+
+    public static func base64URL(_ data: Data) -> String {
+        data.base64EncodedString()
+            .replacingOccurrences(of: "+", with: "-")
+            .replacingOccurrences(of: "/", with: "_")
+            .replacingOccurrences(of: "=", with: "")
+    }
+
+    public static func decodeBase64URL(_ string: Substring) -> Data? {
+        var s = string.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        while s.count % 4 != 0 { s += "=" }
+        return Data(base64Encoded: s)
+    }
+}
+
+/// One provider token per (team, key), shared by every connection and request, refreshed after
+/// `refreshAfter` (Apple: between 20 and 60 minutes), and re-minted at most once per rejected token.
+public final class ProviderTokenCache: Sendable {
+    public struct Key: Hashable, Sendable {
+        public var teamID: String
+        public var keyID: String
+    }
+
+    struct Entry {
+        var token: String
+        var issuedAt: Date
+    }
+
+    private let entries = Mutex<[Key: Entry]>([:])
+    private let minted = Atomic<Int>(0)
+    let now: @Sendable () -> Date
+    let refreshAfter: TimeInterval
+
+    /// `now` is injectable so tests can move time; `refreshAfter` is clamped to Apple's 20-60 minutes.
+    public init(refreshAfter: Duration = .seconds(50 * 60), now: @escaping @Sendable () -> Date = { Date() }) {
+        self.now = now
+        self.refreshAfter = min(max(refreshAfter.seconds, 20 * 60), 60 * 60)
+    }
+
+    /// How many tokens were minted (for metrics and tests).
+    public var mintCount: Int { self.minted.load(ordering: .relaxed) }
+
+    public func token(teamID: String, keyID: String, signingKey: APNsSigningKey) throws -> String {
+        let key = Key(teamID: teamID, keyID: keyID)
+        let now = self.now()
+        return try self.entries.withLock { entries in
+            if let entry = entries[key], now.timeIntervalSince(entry.issuedAt) < self.refreshAfter {
+                return entry.token
+            }
+            let token = try ProviderTokenMinter.mint(
+                teamID: teamID, keyID: keyID, key: signingKey.privateKey, issuedAt: now)
+            entries[key] = Entry(token: token, issuedAt: now)
+            self.minted.add(1, ordering: .relaxed)
+            return token
+        }
+    }
+
+    /// APNs refused `token` (expired or invalid): drop it so that the next request mints a new one.
+    /// Many requests failing with the same token cause one re-mint, not one each.
+    public func invalidate(token: String, teamID: String, keyID: String) {
+        let key = Key(teamID: teamID, keyID: keyID)
+        self.entries.withLock { entries in
+            if entries[key]?.token == token { entries[key] = nil }
+        }
+    }
+}

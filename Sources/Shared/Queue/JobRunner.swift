@@ -1,0 +1,231 @@
+import Foundation
+import Logging
+import Metrics
+import ServiceLifecycle
+
+public struct JobRunnerConfiguration: Sendable {
+    /// Names this runner's leases; unique per process.
+    public var owner: String
+    /// Jobs run at once.
+    public var concurrency: Int
+    public var lease: Duration
+    /// The longest an idle runner sleeps without a notification (the fallback poll).
+    public var pollInterval: Duration
+    public var backoff: Backoff
+
+    public init(
+        owner: String = "worker-\(UUID().uuidString.prefix(8).lowercased())",
+        concurrency: Int = 8,
+        lease: Duration = .seconds(30),
+        pollInterval: Duration = .seconds(1),
+        backoff: Backoff = Backoff()
+    ) {
+        self.owner = owner
+        self.concurrency = concurrency
+        self.lease = lease
+        self.pollInterval = pollInterval
+        self.backoff = backoff
+    }
+}
+
+/// Claims due jobs and runs them with bounded concurrency. On graceful shutdown it stops claiming,
+/// lets in-flight jobs finish and records their outcomes before returning.
+public struct JobRunner: Service {
+    let queue: any JobQueue
+    let wakeups: (any JobWakeups)?
+    let handlers: [String: any JobHandler]
+    let configuration: JobRunnerConfiguration
+    let metrics: any MetricsFactory
+    let logger: Logger
+
+    public init(
+        queue: any JobQueue,
+        wakeups: (any JobWakeups)?,
+        handlers: [String: any JobHandler],
+        configuration: JobRunnerConfiguration,
+        metrics: any MetricsFactory,
+        logger: Logger
+    ) {
+        self.queue = queue
+        self.wakeups = wakeups
+        self.handlers = handlers
+        self.configuration = configuration
+        self.metrics = metrics
+        self.logger = logger
+    }
+
+    public func run() async throws {
+        let doorbell = Doorbell()
+        let ledger = JobLedger()
+        await withDiscardingTaskGroup { background in
+            background.addTask { await self.listen(doorbell) }
+            background.addTask { await self.heartbeat(ledger) }
+            await withDiscardingTaskGroup { jobs in
+                while !Task.isShuttingDownGracefully && !Task.isCancelled {
+                    await self.flush(ledger)
+                    let capacity = self.configuration.concurrency - (await ledger.inFlightCount)
+                    var sleep = self.configuration.pollInterval
+                    if capacity > 0 {
+                        let claimed = await self.claim(limit: capacity)
+                        for job in claimed {
+                            await ledger.start(job)
+                            jobs.addTask {
+                                let failure = await self.execute(job)
+                                await ledger.finish(job.id, failure: failure)
+                                await doorbell.ring()
+                            }
+                        }
+                        if !claimed.isEmpty { continue }
+                        sleep = await self.idleSleep()
+                    }
+                    let timeout = sleep
+                    try? await cancelWhenGracefulShutdown { await doorbell.wait(timeout: timeout) }
+                }
+                let inFlight = await ledger.inFlightCount
+                self.logger.info("job runner draining", metadata: ["in_flight": "\(inFlight)"])
+            }
+            await self.flush(ledger)
+            background.cancelAll()
+        }
+        self.logger.info("job runner stopped")
+    }
+
+    private func claim(limit: Int) async -> [ClaimedJob] {
+        do {
+            return try await self.queue.claim(
+                limit: limit, owner: self.configuration.owner, lease: self.configuration.lease)
+        } catch {
+            self.logger.warning("claim failed", metadata: ["error": "\(String(reflecting: error))"])
+            return []
+        }
+    }
+
+    /// Sleep until the next job is due, but no longer than the poll interval.
+    private func idleSleep() async -> Duration {
+        guard let next = try? await self.queue.nextDueDate() else { return self.configuration.pollInterval }
+        let wait = Duration.milliseconds(Int64(max(0, next.timeIntervalSinceNow) * 1000))
+        return min(wait, self.configuration.pollInterval)
+    }
+
+    private func execute(_ job: ClaimedJob) async -> JobFailure? {
+        var logger = self.logger
+        logger[metadataKey: "job_id"] = "\(job.id)"
+        logger[metadataKey: "job_kind"] = "\(job.kind)"
+        logger[metadataKey: "app_id"] = "\(job.appID)"
+        let started = ContinuousClock.now
+        defer {
+            Timer(label: "worker_job_duration_seconds", dimensions: [("kind", job.kind)], factory: self.metrics)
+                .recordInterval(ContinuousClock.now - started)
+        }
+        guard let handler = self.handlers[job.kind] else {
+            return JobFailure(jobID: job.id, retryAfter: nil, error: "no handler for job kind '\(job.kind)'")
+        }
+        do {
+            try await handler.run(job, logger: logger)
+            return nil
+        } catch JobError.permanent(let reason) {
+            return JobFailure(jobID: job.id, retryAfter: nil, error: reason)
+        } catch JobError.retry(let after, let reason) {
+            return JobFailure(jobID: job.id, retryAfter: after, error: reason)
+        } catch {
+            return JobFailure(
+                jobID: job.id,
+                retryAfter: self.configuration.backoff.delay(attempt: job.attempt),
+                error: String(describing: error)
+            )
+        }
+    }
+
+    /// Records finished jobs in bulk: one statement for completions, one for failures.
+    private func flush(_ ledger: JobLedger) async {
+        let (completed, failed, kinds) = await ledger.drain()
+        guard !completed.isEmpty || !failed.isEmpty else { return }
+        do {
+            try await self.queue.complete(ids: completed, owner: self.configuration.owner)
+            let outcomes = try await self.queue.fail(failed, owner: self.configuration.owner)
+            for id in completed { self.count(kind: kinds[id], outcome: "completed") }
+            for failure in failed {
+                let outcome = outcomes[failure.jobID]?.rawValue ?? "lease_lost"
+                self.count(kind: kinds[failure.jobID], outcome: outcome)
+                self.logger.log(
+                    level: outcome == "dead" ? .error : .warning,
+                    "job failed",
+                    metadata: ["job_id": "\(failure.jobID)", "outcome": "\(outcome)", "error": "\(failure.error)"]
+                )
+            }
+        } catch {
+            // Not recorded: the leases expire and the jobs run again, which handlers tolerate.
+            self.logger.warning("recording job outcomes failed", metadata: ["error": "\(String(reflecting: error))"])
+        }
+    }
+
+    private func count(kind: String?, outcome: String) {
+        Counter(
+            label: "worker_jobs_total", dimensions: [("kind", kind ?? "unknown"), ("outcome", outcome)],
+            factory: self.metrics
+        ).increment()
+    }
+
+    private func listen(_ doorbell: Doorbell) async {
+        guard let wakeups = self.wakeups else { return }
+        while !Task.isCancelled {
+            do {
+                try await wakeups.listen { await doorbell.ring() }
+            } catch {
+                if Task.isCancelled { return }
+                self.logger.debug("LISTEN connection lost; polling until it is back", metadata: ["error": "\(error)"])
+            }
+            try? await Task.sleep(for: .seconds(1))
+        }
+    }
+
+    private func heartbeat(_ ledger: JobLedger) async {
+        let interval = self.configuration.lease / 3
+        while !Task.isCancelled {
+            try? await Task.sleep(for: interval)
+            if Task.isCancelled { return }
+            let ids = await ledger.inFlightIDs
+            do {
+                let kept = try await self.queue.extendLease(
+                    ids: ids, owner: self.configuration.owner, lease: self.configuration.lease)
+                if kept.count < ids.count {
+                    self.logger.warning("lost the lease of \(ids.count - kept.count) running jobs")
+                }
+                try await self.queue.buryAbandoned()
+            } catch {
+                self.logger.warning("lease heartbeat failed", metadata: ["error": "\(String(reflecting: error))"])
+            }
+        }
+    }
+}
+
+/// The runner's book of jobs in flight and outcomes not yet written.
+actor JobLedger {
+    private var inFlight: [Int64: Bool] = [:]
+    private var completed: [Int64] = []
+    private var failed: [JobFailure] = []
+    private var kinds: [Int64: String] = [:]
+
+    var inFlightCount: Int { self.inFlight.count }
+    var inFlightIDs: [Int64] { Array(self.inFlight.keys) }
+
+    func start(_ job: ClaimedJob) {
+        self.inFlight[job.id] = true
+        self.kinds[job.id] = job.kind
+    }
+
+    func finish(_ id: Int64, failure: JobFailure?) {
+        self.inFlight[id] = nil
+        if let failure { self.failed.append(failure) } else { self.completed.append(id) }
+    }
+
+    func drain() -> (completed: [Int64], failed: [JobFailure], kinds: [Int64: String]) {
+        var kinds: [Int64: String] = [:]
+        for id in self.completed + self.failed.map(\.jobID) { kinds[id] = self.kinds.removeValue(forKey: id) }
+        defer {
+            self.completed.removeAll()
+            self.failed.removeAll()
+        }
+        return (self.completed, self.failed, kinds)
+    }
+}

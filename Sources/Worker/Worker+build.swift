@@ -1,0 +1,74 @@
+import Hummingbird
+import Logging
+import Metrics
+import NIOCore
+import Prometheus
+import ServiceLifecycle
+import Shared
+
+/// The job handlers of this build, by kind.
+func jobHandlers(database: Database, masterKey: MasterKey, metrics: any MetricsFactory) -> [String: any JobHandler] {
+    [:]
+}
+
+/// The worker process: the Postgres pool, the job runner, and a small `/healthz` + `/metrics` listener.
+/// It refuses to run against a schema it does not know.
+func buildWorker(configuration: WorkerConfiguration) async throws -> ServiceGroup {
+    var logger = Logger(label: "worker")
+    logger.logLevel = configuration.logLevel
+    let database = Database(
+        url: configuration.databaseURL, maxConnections: configuration.databasePoolSize,
+        logger: Logger(label: "worker.postgres"))
+    let registry = PrometheusCollectorRegistry()
+    let metrics = PrometheusMetricsFactory(registry: registry)
+    let queue = PostgresJobQueue(database: database)
+    let runner = JobRunner(
+        queue: queue,
+        wakeups: queue,
+        handlers: jobHandlers(database: database, masterKey: configuration.masterKey, metrics: metrics),
+        configuration: configuration.runner,
+        metrics: metrics,
+        logger: logger
+    )
+    let router = Router()
+    router.get("healthz") { _, _ in "ok" }
+    router.get("metrics") { _, _ in
+        var buffer: [UInt8] = []
+        registry.emit(into: &buffer)
+        return Response(
+            status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
+            body: .init(byteBuffer: ByteBuffer(bytes: buffer)))
+    }
+    var app = Application(
+        router: router,
+        configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "worker"),
+        logger: logger
+    )
+    app.beforeServerStarts {
+        try await Migrator(database: database).requireCurrent()
+    }
+    // The HTTP listener starts (and checks the schema) before the runner is given work by its first claim;
+    // a schema mismatch fails the listener, which ends the whole group.
+    return ServiceGroup(
+        configuration: .init(
+            services: [
+                .init(service: database.client),
+                .init(service: app),
+                .init(service: SchemaGatedService(database: database, wrapped: runner)),
+            ],
+            gracefulShutdownSignals: [.sigterm, .sigint],
+            logger: logger
+        )
+    )
+}
+
+/// Runs `wrapped` only once the schema is known to be current.
+struct SchemaGatedService: Service {
+    let database: Database
+    let wrapped: any Service
+
+    func run() async throws {
+        try await Migrator(database: self.database).requireCurrent()
+        try await self.wrapped.run()
+    }
+}

@@ -1,0 +1,44 @@
+import ArgumentParser
+import Foundation
+import Logging
+import Shared
+
+@main
+struct WorkerCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "worker",
+        abstract: "Claims jobs from PostgreSQL and delivers pushes to APNs."
+    )
+
+    @Option(name: .customLong("database-url"), help: "postgres:// URL (DATABASE_URL).") var databaseURL: String?
+    @Option(name: .customLong("database-pool-size"), help: "Database connections (DATABASE_POOL_SIZE, default 10).")
+    var databasePoolSize: String?
+    @Option(name: .customLong("master-key"), help: "Base64 AES-256 key sealing APNs keys (MASTER_KEY).") var masterKey: String?
+    @Option(name: .customLong("log-level"), help: "trace|debug|info|notice|warning|error|critical (LOG_LEVEL).")
+    var logLevel: String?
+    @Option(help: "Jobs run at once (WORKER_CONCURRENCY, default 16).") var concurrency: String?
+    @Option(name: .customLong("worker-id"), help: "Lease owner name (WORKER_ID, default random).") var workerID: String?
+    @Option(help: "Address of /healthz and /metrics (WORKER_HOST, default 127.0.0.1).") var host: String?
+    @Option(help: "Port of /healthz and /metrics (WORKER_PORT, default 9090).") var port: String?
+
+    func run() async throws {
+        let configuration: WorkerConfiguration
+        do {
+            configuration = try WorkerConfiguration(options: self, environment: ProcessInfo.processInfo.environment)
+        } catch let error as ConfigError {
+            FileHandle.standardError.write(Data("\(error.description)\n".utf8))
+            throw ExitCode(2)
+        }
+        LoggingSystem.bootstrap { label in
+            var handler = StreamLogHandler.standardError(label: label)
+            handler.logLevel = configuration.logLevel
+            return handler
+        }
+        do {
+            try await buildWorker(configuration: configuration).run()
+        } catch let error as MigrationError {
+            FileHandle.standardError.write(Data("error: \(error.description)\n".utf8))
+            throw ExitCode(1)
+        }
+    }
+}

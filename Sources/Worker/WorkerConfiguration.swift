@@ -1,0 +1,61 @@
+import Logging
+import Shared
+
+/// Everything the worker reads at start. Flags win over environment variables.
+struct WorkerConfiguration: Sendable {
+    static let concurrency = Setting(flag: "concurrency", environment: "WORKER_CONCURRENCY")
+    static let workerID = Setting(flag: "worker-id", environment: "WORKER_ID")
+    static let host = Setting(flag: "host", environment: "WORKER_HOST")
+    static let port = Setting(flag: "port", environment: "WORKER_PORT")
+    static let databasePoolSize = Setting(flag: "database-pool-size", environment: "DATABASE_POOL_SIZE")
+
+    /// The settings `worker` reads; deployment files are checked against these names.
+    static let settings: [Setting] = [
+        CommonSettings.databaseURL, CommonSettings.logLevel, CommonSettings.masterKey,
+        concurrency, workerID, host, port, databasePoolSize,
+    ]
+
+    var databaseURL: DatabaseURL
+    var databasePoolSize: Int
+    var masterKey: MasterKey
+    var logLevel: Logger.Level
+    var runner: JobRunnerConfiguration
+    /// The worker's own `/healthz` and `/metrics` listener.
+    var host: String
+    var port: Int
+
+    init(
+        databaseURL: DatabaseURL, databasePoolSize: Int = 10, masterKey: MasterKey, logLevel: Logger.Level = .info,
+        runner: JobRunnerConfiguration = .init(), host: String = "127.0.0.1", port: Int = 9090
+    ) {
+        self.databaseURL = databaseURL
+        self.databasePoolSize = databasePoolSize
+        self.masterKey = masterKey
+        self.logLevel = logLevel
+        self.runner = runner
+        self.host = host
+        self.port = port
+    }
+
+    init(options: WorkerCommand, environment: [String: String]) throws {
+        let resolve = SettingsResolver(environment: environment)
+        var runner = JobRunnerConfiguration()
+        runner.concurrency = try resolve.integer(Self.concurrency, flag: options.concurrency, default: 16, range: 1...1024)
+        if let id = resolve.value(Self.workerID, flag: options.workerID) {
+            guard id.utf8.count <= 64 else {
+                throw ConfigError(setting: Self.workerID.label, problem: "must be at most 64 bytes")
+            }
+            runner.owner = id
+        }
+        self.init(
+            databaseURL: try resolve.databaseURL(CommonSettings.databaseURL, flag: options.databaseURL),
+            databasePoolSize: try resolve.integer(
+                Self.databasePoolSize, flag: options.databasePoolSize, default: 10, range: 2...500),
+            masterKey: try resolve.masterKey(CommonSettings.masterKey, flag: options.masterKey),
+            logLevel: try resolve.logLevel(CommonSettings.logLevel, flag: options.logLevel),
+            runner: runner,
+            host: resolve.value(Self.host, flag: options.host) ?? "127.0.0.1",
+            port: try resolve.integer(Self.port, flag: options.port, default: 9090, range: 0...65535)
+        )
+    }
+}

@@ -1,0 +1,92 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import Logging
+import NIOCore
+import Shared
+
+@testable import Gateway
+
+/// The real gateway application on a real port (port 0), against a fresh database.
+struct GatewayHarness: Sendable {
+    static let adminToken = "test-admin-token-0123456789"
+
+    let client: any TestClientProtocol
+    let database: Database
+
+    /// Runs `body` against a live gateway. `logs` (when given) captures everything the gateway logs.
+    static func run(
+        logs: LogCapture? = nil,
+        maxBodyBytes: Int = 64 * 1024,
+        _ body: @Sendable (GatewayHarness) async throws -> Void
+    ) async throws {
+        try await withTestDatabase { database in
+            let configuration = GatewayConfiguration(
+                host: "127.0.0.1", port: 0, databaseURL: try TestEnvironment.serverURL(), adminToken: adminToken,
+                masterKey: .random(), maxBodyBytes: maxBodyBytes)
+            var logger = Logger(label: "gateway-test") { label in
+                if let logs { return logs.handler(label: label) }
+                return SwiftLogNoOpLogHandler()
+            }
+            logger.logLevel = .trace
+            let dependencies = GatewayDependencies(
+                database: Database(client: database.client, logger: logger), masterKey: configuration.masterKey)
+            let app = buildApplication(configuration: configuration, dependencies: dependencies, logger: logger)
+            try await app.test(.live) { client in
+                try await body(GatewayHarness(client: client, database: database))
+            }
+        }
+    }
+
+    // MARK: requests
+
+    func request(
+        _ method: HTTPRequest.Method, _ uri: String, json: String? = nil, auth: String? = nil,
+        headers extra: HTTPFields = [:]
+    ) async throws -> TestResponse {
+        var headers = extra
+        if let auth { headers[.authorization] = auth }
+        if json != nil { headers[.contentType] = "application/json" }
+        return try await self.client.execute(
+            uri: uri, method: method, headers: headers, body: json.map { ByteBuffer(string: $0) })
+    }
+
+    var admin: String { "Bearer \(Self.adminToken)" }
+
+    static func basic(_ key: String, _ secret: String) -> String {
+        "Basic " + Data("\(key):\(secret)".utf8).base64EncodedString()
+    }
+
+    /// Creates an app through the operator API; returns its key and secrets.
+    func createApp(name: String = "Demo", bundleID: String = "com.example.demo") async throws -> TestApp {
+        let response = try await self.request(
+            .post, "/admin/apps", json: Fixtures.createAppJSON(name: name, bundleID: bundleID), auth: self.admin)
+        guard response.status == .created else {
+            throw TestSetupError("create app: \(response.status) \(String(buffer: response.body))")
+        }
+        let json = try JSONSerialization.jsonObject(with: Data(buffer: response.body)) as! [String: Any]
+        return TestApp(
+            key: json["app_key"] as! String,
+            appSecret: json["app_secret"] as! String,
+            masterSecret: json["master_secret"] as! String)
+    }
+}
+
+struct TestApp: Sendable {
+    var key: String
+    var appSecret: String
+    var masterSecret: String
+
+    var server: String { GatewayHarness.basic(self.key, self.masterSecret) }
+    var device: String { GatewayHarness.basic(self.key, self.appSecret) }
+}
+
+extension TestResponse {
+    /// The body as a JSON object (empty when it is not one).
+    var json: [String: Any] {
+        (try? JSONSerialization.jsonObject(with: Data(buffer: self.body))) as? [String: Any] ?? [:]
+    }
+
+    var text: String { String(buffer: self.body) }
+}

@@ -1,0 +1,60 @@
+import Foundation
+import Logging
+import Metrics
+import NIOConcurrencyHelpers
+import PostgresNIO
+import Shared
+
+/// Records every run of every job: which job, which attempt, when.
+final class RunLog: Sendable {
+    struct Run: Sendable {
+        var jobID: Int64
+        var attempt: Int
+        var owner: String
+        var at: ContinuousClock.Instant
+    }
+
+    private let runs = NIOLockedValueBox<[Run]>([])
+
+    func record(_ job: ClaimedJob, owner: String) {
+        self.runs.withLockedValue { $0.append(Run(jobID: job.id, attempt: job.attempt, owner: owner, at: .now)) }
+    }
+
+    var all: [Run] { self.runs.withLockedValue { $0 } }
+    var count: Int { self.runs.withLockedValue { $0.count } }
+}
+
+extension Database {
+    func scalar<T: PostgresDecodable & Sendable>(_ query: PostgresQuery, as: T.Type = T.self) async throws -> T {
+        let rows = try await self.client.query(query, logger: self.logger)
+        for try await value in rows.decode(T.self) { return value }
+        throw TestSetupError("query returned no row")
+    }
+}
+
+func runner(
+    _ queue: PostgresJobQueue, owner: String, handlers: [String: any JobHandler], concurrency: Int = 16,
+    lease: Duration = .seconds(30), poll: Duration = .milliseconds(200), backoff: Backoff = Backoff(),
+    wakeups: Bool = true
+) -> JobRunner {
+    JobRunner(
+        queue: queue,
+        wakeups: wakeups ? queue : nil,
+        handlers: handlers,
+        configuration: .init(owner: owner, concurrency: concurrency, lease: lease, pollInterval: poll, backoff: backoff),
+        metrics: NOOPMetricsHandler.instance,
+        logger: TestEnvironment.quietLogger
+    )
+}
+
+/// Polls `condition` every 20 ms until it holds or `timeout` passes.
+func eventually(
+    timeout: Duration = .seconds(30), _ condition: @Sendable () async throws -> Bool
+) async throws -> Bool {
+    let deadline = ContinuousClock.now + timeout
+    while ContinuousClock.now < deadline {
+        if try await condition() { return true }
+        try await Task.sleep(for: .milliseconds(20))
+    }
+    return try await condition()
+}

@@ -1,0 +1,141 @@
+import Foundation
+import Logging
+import PostgresNIO
+import Shared
+
+/// Where the tests find the repository and the server `make test` started.
+enum TestEnvironment {
+    static let repoRoot: String = {
+        if let root = ProcessInfo.processInfo.environment["LAGW_REPO_ROOT"] { return root }
+        var url = URL(fileURLWithPath: #filePath)
+        for _ in 0..<4 { url.deleteLastPathComponent() }
+        return url.path
+    }()
+
+    static var migrationsDirectory: String { repoRoot + "/sql" }
+
+    static func serverURL() throws -> DatabaseURL {
+        guard let raw = ProcessInfo.processInfo.environment["TEST_DATABASE_URL"] else {
+            throw TestSetupError(
+                "TEST_DATABASE_URL is not set: run the suite with `make test`, which starts a private PostgreSQL")
+        }
+        return try DatabaseURL(raw)
+    }
+
+    static let quietLogger: Logger = {
+        var logger = Logger(label: "test")
+        logger.logLevel = .critical
+        return logger
+    }()
+}
+
+struct TestSetupError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
+
+/// A migrated template database, made once per test process; every test gets a fresh copy of it.
+actor TemplateDatabase {
+    static let shared = TemplateDatabase()
+    private var creation: Task<String, any Error>?
+    private var counter = 0
+
+    func uniqueName(_ prefix: String) -> String {
+        self.counter += 1
+        return "\(prefix)_\(getpid())_\(self.counter)"
+    }
+
+    /// Concurrent callers share one creation.
+    func ready() async throws -> String {
+        if let creation { return try await creation.value }
+        let creation = Task { try await Self.create() }
+        self.creation = creation
+        return try await creation.value
+    }
+
+    private static func create() async throws -> String {
+        let name = "lagw_template_\(getpid())"
+        let server = try TestEnvironment.serverURL()
+        try await AdminConnection.run(server, "DROP DATABASE IF EXISTS \(name) WITH (FORCE)")
+        try await AdminConnection.run(server, "CREATE DATABASE \(name)")
+        var url = server
+        url.database = name
+        _ = try await withDatabase(url) { database in
+            try await Migrator(database: database).migrate(MigrationFiles.load(directory: TestEnvironment.migrationsDirectory))
+        }
+        return name
+    }
+}
+
+enum AdminConnection {
+    static func run(_ url: DatabaseURL, _ sql: String) async throws {
+        let config = url.clientConfiguration(maxConnections: 1)
+        let connection = try await PostgresConnection.connect(
+            configuration: .init(
+                host: url.host, port: url.port, username: url.username, password: url.password,
+                database: url.database, tls: .disable),
+            id: 1, logger: TestEnvironment.quietLogger)
+        _ = config
+        defer { Task { try? await connection.close() } }
+        _ = try await connection.simpleQuery(sql).get()
+    }
+}
+
+/// Runs `body` with a `Database` whose pool runs for exactly that long.
+func withDatabase<T: Sendable>(
+    _ url: DatabaseURL, maxConnections: Int = 20, _ body: @Sendable (Database) async throws -> T
+) async throws -> T {
+    let database = Database(url: url, maxConnections: maxConnections, logger: TestEnvironment.quietLogger)
+    return try await withThrowingTaskGroup(of: Void.self) { group in
+        group.addTask { await database.client.run() }
+        defer { group.cancelAll() }
+        return try await body(database)
+    }
+}
+
+/// A fresh, migrated database of its own for one test, dropped afterwards.
+func withTestDatabase<T: Sendable>(
+    maxConnections: Int = 20, _ body: @Sendable (Database) async throws -> T
+) async throws -> T {
+    let template = try await TemplateDatabase.shared.ready()
+    let server = try TestEnvironment.serverURL()
+    let name = await TemplateDatabase.shared.uniqueName("lagw_test")
+    try await createFromTemplate(server: server, name: name, template: template)
+    var url = server
+    url.database = name
+    do {
+        let result = try await withDatabase(url, maxConnections: maxConnections, body)
+        try? await AdminConnection.run(server, "DROP DATABASE IF EXISTS \(name) WITH (FORCE)")
+        return result
+    } catch {
+        try? await AdminConnection.run(server, "DROP DATABASE IF EXISTS \(name) WITH (FORCE)")
+        throw error
+    }
+}
+
+/// An empty database (no migrations), for the migration tests.
+func withEmptyDatabase<T: Sendable>(_ body: @Sendable (Database) async throws -> T) async throws -> T {
+    let server = try TestEnvironment.serverURL()
+    let name = await TemplateDatabase.shared.uniqueName("lagw_empty")
+    try await AdminConnection.run(server, "CREATE DATABASE \(name)")
+    var url = server
+    url.database = name
+    defer { Task { try? await AdminConnection.run(server, "DROP DATABASE IF EXISTS \(name) WITH (FORCE)") } }
+    return try await withDatabase(url, body)
+}
+
+/// CREATE DATABASE ... TEMPLATE fails while the template still has a session; the template's pool may
+/// take a moment to close after its migration, so retry briefly.
+private func createFromTemplate(server: DatabaseURL, name: String, template: String) async throws {
+    var lastError: (any Error)?
+    for _ in 0..<50 {
+        do {
+            try await AdminConnection.run(server, "CREATE DATABASE \(name) TEMPLATE \(template)")
+            return
+        } catch {
+            lastError = error
+            try await Task.sleep(for: .milliseconds(100))
+        }
+    }
+    throw lastError!
+}

@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# A private PostgreSQL server for development and tests.
+#   scripts/pg.sh start DIR PORT [--ephemeral]   initdb (once) and start, listening on 127.0.0.1:PORT
+#   scripts/pg.sh stop DIR
+# initdb refuses to run as root, so as root the server runs as the system user `lagw-postgres`.
+# --ephemeral turns durability off (fsync, synchronous_commit): for throwaway test clusters only.
+set -euo pipefail
+
+cmd=${1:?usage: pg.sh start DIR PORT [--ephemeral] | stop DIR}
+dir=${2:?data directory}
+bin=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1)
+[ -x "$bin/initdb" ] || { echo "PostgreSQL server not installed: run scripts/deps.sh" >&2; exit 1; }
+pg_user=lagw-postgres
+
+as_pg() {
+    if [ "$(id -u)" = 0 ]; then runuser -u "$pg_user" -- "$@"; else "$@"; fi
+}
+
+case "$cmd" in
+start)
+    port=${3:?port}
+    mkdir -p "$dir"
+    dir=$(cd "$dir" && pwd)
+    if [ "$(id -u)" = 0 ]; then
+        id -u "$pg_user" >/dev/null 2>&1 || useradd --system --no-create-home --shell /usr/sbin/nologin "$pg_user"
+        chown -R "$pg_user" "$dir"
+        runuser -u "$pg_user" -- test -x "$dir" || {
+            echo "the postgres user cannot reach $dir (a parent directory is private); clone elsewhere" >&2
+            exit 1
+        }
+    fi
+    if [ ! -f "$dir/PG_VERSION" ]; then
+        as_pg "$bin/initdb" -D "$dir" -A trust -U postgres -E UTF8 --no-sync >"$dir.initdb.log" 2>&1 ||
+            { cat "$dir.initdb.log" >&2; exit 1; }
+        rm -f "$dir.initdb.log"
+    fi
+    opts="-p $port -k $dir -c listen_addresses=127.0.0.1 -c max_connections=300"
+    if [ "${4:-}" = "--ephemeral" ]; then
+        opts="$opts -c fsync=off -c synchronous_commit=off -c full_page_writes=off"
+    fi
+    as_pg "$bin/pg_ctl" -D "$dir" -l "$dir/server.log" -o "$opts" -w -t 60 start >/dev/null ||
+        { tail -n 20 "$dir/server.log" >&2; exit 1; }
+    ;;
+stop)
+    [ -f "$dir/postmaster.pid" ] || exit 0
+    as_pg "$bin/pg_ctl" -D "$dir" -m fast -w stop >/dev/null || true
+    ;;
+*)
+    echo "usage: pg.sh start DIR PORT [--ephemeral] | stop DIR" >&2
+    exit 2
+    ;;
+esac

@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# `make test`: a throwaway PostgreSQL on a free port, `swift test` against it, then tear it down.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+scripts/deps.sh
+
+dir=$(mktemp -d /tmp/lagw-test-pg.XXXXXX)
+port=$(scripts/free-port.sh)
+cleanup() { scripts/pg.sh stop "$dir/data" || true; rm -rf "$dir"; }
+trap cleanup EXIT
+chmod 755 "$dir"
+scripts/pg.sh start "$dir/data" "$port" --ephemeral
+
+export TEST_DATABASE_URL="postgres://postgres@127.0.0.1:$port/postgres"
+export LAGW_REPO_ROOT="$PWD"
+swift build --build-tests
+swift test --skip-build "$@"
