@@ -1,2 +1,0 @@
-import Shared
-@main struct M { static func main() {} }

@@ -1,0 +1,141 @@
+import Foundation
+import Logging
+import NIOCore
+import NIOPosix
+import NIOSSL
+import Synchronization
+
+/// Sends `liveactivity` notifications to APNs over pooled HTTP/2 connections with ES256 provider tokens.
+///
+/// One pool per (team id, key id, environment), never mixing teams or keys on a connection. `send` takes a
+/// batch whose body buffers are shared (encoded once per push) and returns one result per request, in order.
+/// Requests the server did not process (GOAWAY, refused stream) are re-sent transparently; a refused provider
+/// token is dropped, re-minted once, and each affected request retried once; everything else is the caller's.
+public final class APNsClient: Sendable {
+    public typealias Result = Swift.Result<APNsOutcome, APNsTransportError>
+
+    struct PoolKey: Hashable {
+        var teamID: String
+        var keyID: String
+        var environment: APNsEnvironment
+    }
+
+    final class Pool: Sendable {
+        let slots: [APNsConnectionSlot]
+        let cursor = Atomic<Int>(0)
+
+        init(slots: [APNsConnectionSlot]) {
+            self.slots = slots
+        }
+    }
+
+    public let configuration: APNsClientConfiguration
+    public let tokens: ProviderTokenCache
+    let group: any EventLoopGroup
+    let tls: NIOSSLContext
+    let logger: Logger
+    private let pools = Mutex<[PoolKey: Pool]>([:])
+
+    public init(
+        configuration: APNsClientConfiguration = .init(),
+        tokens: ProviderTokenCache = ProviderTokenCache(),
+        eventLoopGroup: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton,
+        logger: Logger = Logger(label: "apns")
+    ) throws {
+        var tls = TLSConfiguration.makeClientConfiguration()
+        tls.applicationProtocols = ["h2"]
+        tls.minimumTLSVersion = .tlsv12
+        if let roots = configuration.trustRoots { tls.trustRoots = roots }
+        self.tls = try NIOSSLContext(configuration: tls)
+        self.configuration = configuration
+        self.tokens = tokens
+        self.group = eventLoopGroup
+        self.logger = logger
+    }
+
+    /// Sends one request.
+    public func send(_ request: APNsRequest, credentials: APNsCredentials) async -> Result {
+        await self.send([request], credentials: credentials)[0]
+    }
+
+    /// Sends a batch; results are in request order.
+    public func send(_ requests: [APNsRequest], credentials: APNsCredentials) async -> [Result] {
+        guard !requests.isEmpty else { return [] }
+        let pool = self.pool(for: credentials)
+        var results: [Result] = []
+        results.reserveCapacity(requests.count)
+        var start = 0
+        while start < requests.count {
+            let end = min(start + self.configuration.window, requests.count)
+            results += await self.submit(requests[start..<end], credentials: credentials, pool: pool)
+            start = end
+        }
+        return results
+    }
+
+    /// Spreads the requests over the pool's connections, one event-loop hop per connection.
+    private func submit(_ requests: ArraySlice<APNsRequest>, credentials: APNsCredentials, pool: Pool) async -> [Result] {
+        let slots = pool.slots
+        let first = pool.cursor.add(1, ordering: .relaxed).newValue
+        let chunk = (requests.count + slots.count - 1) / slots.count
+        var waits: [EventLoopFuture<[Swift.Result<APNsOutcome, any Error>]>] = []
+        var start = requests.startIndex
+        var n = 0
+        while start < requests.endIndex {
+            let end = min(start + chunk, requests.endIndex)
+            let slot = slots[(first + n) % slots.count]
+            let futures = slot.submit(requests[start..<end], credentials: credentials)
+            waits.append(EventLoopFuture.whenAllComplete(futures, on: slot.eventLoop))
+            start = end
+            n += 1
+        }
+        var results: [Result] = []
+        results.reserveCapacity(requests.count)
+        for wait in waits {
+            let outcomes = (try? await wait.get()) ?? []
+            for outcome in outcomes {
+                switch outcome {
+                case .success(let value): results.append(.success(value))
+                case .failure(let error as APNsTransportError): results.append(.failure(error))
+                case .failure: results.append(.failure(.connectionLost))
+                }
+            }
+        }
+        return results
+    }
+
+    private func pool(for credentials: APNsCredentials) -> Pool {
+        let key = PoolKey(teamID: credentials.teamID, keyID: credentials.keyID, environment: credentials.environment)
+        return self.pools.withLock { pools in
+            if let pool = pools[key] { return pool }
+            let endpoint = self.configuration.endpointOverride ?? .for(credentials.environment)
+            let slots = (0..<max(1, self.configuration.connectionsPerPool)).map { _ in
+                APNsConnectionSlot(
+                    eventLoop: self.group.next(), endpoint: endpoint, tls: self.tls, configuration: self.configuration,
+                    tokens: self.tokens, logger: self.logger)
+            }
+            let pool = Pool(slots: slots)
+            pools[key] = pool
+            return pool
+        }
+    }
+
+    /// Closes every connection; requests still waiting fail with `.shutdown`.
+    public func shutdown() async {
+        let pools = self.pools.withLock { pools in
+            defer { pools.removeAll() }
+            return Array(pools.values)
+        }
+        for pool in pools {
+            for slot in pool.slots { try? await slot.shutdown().get() }
+        }
+    }
+
+    /// Streams in flight per connection of the pool for `credentials` (for tests and metrics).
+    public func inFlight(credentials: APNsCredentials) async -> [Int] {
+        let pool = self.pool(for: credentials)
+        var counts: [Int] = []
+        for slot in pool.slots { counts.append((try? await slot.snapshot().get().inFlight) ?? 0) }
+        return counts
+    }
+}

@@ -1,0 +1,54 @@
+import NIOSSL
+
+/// Where APNs (or the simulator) listens.
+public struct APNsEndpoint: Sendable, Hashable {
+    public var host: String
+    public var port: Int
+
+    public init(host: String, port: Int) {
+        self.host = host
+        self.port = port
+    }
+
+    public static let production = APNsEndpoint(host: "api.push.apple.com", port: 443)
+    public static let development = APNsEndpoint(host: "api.sandbox.push.apple.com", port: 443)
+
+    public static func `for`(_ environment: APNsEnvironment) -> APNsEndpoint {
+        environment == .production ? .production : .development
+    }
+
+    /// `https://host:port`.
+    public init?(url: String) {
+        guard url.hasPrefix("https://") else { return nil }
+        let rest = url.dropFirst("https://".count).split(separator: "/").first.map(String.init) ?? ""
+        let parts = rest.split(separator: ":")
+        guard let host = parts.first, !host.isEmpty else { return nil }
+        let port = parts.count > 1 ? Int(parts[1]) : 443
+        guard let port, (1...65535).contains(port) else { return nil }
+        self.init(host: String(host), port: port)
+    }
+}
+
+public struct APNsClientConfiguration: Sendable {
+    /// Long-lived connections per (team, key, environment).
+    public var connectionsPerPool: Int = 4
+    /// Our own cap on streams per connection (the peer's SETTINGS may lower it).
+    public var maxConcurrentStreams: Int = 1000
+    /// Every request fails with `deadlineExceeded` if not answered in time, waiting included.
+    public var requestTimeout: Duration = .seconds(10)
+    public var connectTimeout: Duration = .seconds(10)
+    /// An idle connection is PINGed after this long and closed if the PING is not answered in `pingTimeout`.
+    public var pingInterval: Duration = .seconds(60)
+    public var pingTimeout: Duration = .seconds(10)
+    /// Reconnect backoff after a lost connection: doubles from `reconnectBase` up to `reconnectCap`, jittered.
+    public var reconnectBase: Duration = .milliseconds(100)
+    public var reconnectCap: Duration = .seconds(30)
+    /// The most requests one `send` call has outstanding at once: larger batches go in windows, so a caller
+    /// waits (backpressure) instead of queueing without bound.
+    public var window: Int = 4000
+    /// Send everything here instead of Apple's hosts (the simulator), trusting `trustRoots`.
+    public var endpointOverride: APNsEndpoint?
+    public var trustRoots: NIOSSLTrustRoots?
+
+    public init() {}
+}

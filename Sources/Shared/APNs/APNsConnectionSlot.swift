@@ -1,0 +1,434 @@
+import Foundation
+import Logging
+import NIOCore
+import NIOHPACK
+import NIOHTTP2
+import NIOPosix
+import NIOSSL
+
+/// One long-lived APNs connection position in a pool, pinned to one event loop. It owns the current
+/// connection (replaced after GOAWAY or loss, with jittered backoff), the requests waiting for a stream,
+/// and the deadlines. Every mutable thing lives in `SlotCore`, touched only on `eventLoop`.
+final class APNsConnectionSlot: Sendable {
+    let eventLoop: any EventLoop
+    let requestTimeout: Duration
+    private let core: NIOLoopBoundBox<SlotCore>
+
+    init(
+        eventLoop: any EventLoop, endpoint: APNsEndpoint, tls: NIOSSLContext, configuration: APNsClientConfiguration,
+        tokens: ProviderTokenCache, logger: Logger
+    ) {
+        self.eventLoop = eventLoop
+        self.requestTimeout = configuration.requestTimeout
+        self.core = NIOLoopBoundBox.makeBoxSendingValue(
+            SlotCore(
+                eventLoop: eventLoop, endpoint: endpoint, tls: tls, configuration: configuration, tokens: tokens,
+                logger: logger),
+            as: SlotCore.self, eventLoop: eventLoop)
+    }
+
+    /// Queues the requests; each future completes with APNs' answer or a transport error.
+    func submit(_ requests: ArraySlice<APNsRequest>, credentials: APNsCredentials) -> [EventLoopFuture<APNsOutcome>] {
+        let promises = requests.map { _ in self.eventLoop.makePromise(of: APNsOutcome.self) }
+        let deadline = NIODeadline.now() + TimeAmount(self.requestTimeout)
+        self.eventLoop.execute { [core] in
+            core.value.submit(requests, promises: promises, credentials: credentials, deadline: deadline)
+        }
+        return promises.map(\.futureResult)
+    }
+
+    func shutdown() -> EventLoopFuture<Void> {
+        self.eventLoop.flatSubmit { [core] in core.value.shutdown() }
+    }
+
+    /// Test and metrics view: streams in flight on the current connection, connections made so far.
+    func snapshot() -> EventLoopFuture<(inFlight: Int, generation: Int)> {
+        self.eventLoop.submit { [core] in (core.value.gate.inFlight, core.value.generation) }
+    }
+}
+
+final class SlotCore {
+    final class Request {
+        let request: APNsRequest
+        let credentials: APNsCredentials
+        let deadline: NIODeadline
+        let promise: EventLoopPromise<APNsOutcome>
+        var generation = 0
+        var streamID: HTTP2StreamID?
+        /// The provider token this request went out with, and whether it was already retried with a new one.
+        var providerToken: String?
+        var retriedWithNewToken = false
+
+        init(
+            request: APNsRequest, credentials: APNsCredentials, deadline: NIODeadline,
+            promise: EventLoopPromise<APNsOutcome>
+        ) {
+            self.request = request
+            self.credentials = credentials
+            self.deadline = deadline
+            self.promise = promise
+        }
+    }
+
+    struct Connection {
+        var channel: any Channel
+        var handler: APNsConnectionHandler
+        var generation: Int
+    }
+
+    let eventLoop: any EventLoop
+    let endpoint: APNsEndpoint
+    let tls: NIOSSLContext
+    let configuration: APNsClientConfiguration
+    let tokens: ProviderTokenCache
+    let logger: Logger
+    var gate: StreamGate<Int>
+    var requests: [Int: Request] = [:]
+    var nextID = 0
+    var connection: Connection?
+    /// Connected, but not yet through TLS and the HTTP/2 preface.
+    var pendingConnection: Connection?
+    var connecting = false
+    var generation = 0
+    /// GOAWAY's last processed stream per connection generation.
+    var goAwayLastStreamID: [Int: HTTP2StreamID] = [:]
+    var reconnectAttempts = 0
+    var reconnectScheduled = false
+    var sweep: RepeatedTask?
+    var isShutdown = false
+    var lastReadAt = NIODeadline.now()
+    var pingSentAt: NIODeadline?
+
+    init(
+        eventLoop: any EventLoop, endpoint: APNsEndpoint, tls: NIOSSLContext, configuration: APNsClientConfiguration,
+        tokens: ProviderTokenCache, logger: Logger
+    ) {
+        self.eventLoop = eventLoop
+        self.endpoint = endpoint
+        self.tls = tls
+        self.configuration = configuration
+        self.tokens = tokens
+        self.logger = logger
+        self.gate = StreamGate(localMaxStreams: configuration.maxConcurrentStreams)
+    }
+
+    // MARK: requests
+
+    func submit(
+        _ requests: ArraySlice<APNsRequest>, promises: [EventLoopPromise<APNsOutcome>], credentials: APNsCredentials,
+        deadline: NIODeadline
+    ) {
+        guard !self.isShutdown else {
+            for promise in promises { promise.fail(APNsTransportError.shutdown) }
+            return
+        }
+        for (request, promise) in zip(requests, promises) {
+            let id = self.nextID
+            self.nextID += 1
+            self.requests[id] = Request(request: request, credentials: credentials, deadline: deadline, promise: promise)
+            self.gate.enqueue(id)
+        }
+        self.startSweepIfNeeded()
+        self.ensureConnection()
+        self.pump()
+    }
+
+    func pump() {
+        guard let connection = self.connection else { return }
+        for id in self.gate.startable() {
+            guard let request = self.requests[id] else {
+                self.gate.finished(authenticated: false)
+                continue
+            }
+            request.generation = connection.generation
+            self.startStream(id: id, request: request, on: connection)
+        }
+        connection.handler.flush()
+    }
+
+    private func startStream(id: Int, request: Request, on connection: Connection) {
+        let credentials = request.credentials
+        let token: String
+        do {
+            // One token per (team, key), shared and cached: this is a lookup, not a signature, on the hot path.
+            token = try self.tokens.token(
+                teamID: credentials.teamID, keyID: credentials.keyID, signingKey: credentials.signingKey)
+        } catch {
+            self.requests[id] = nil
+            self.gate.finished(authenticated: false)
+            request.promise.fail(APNsTransportError.connectFailed("cannot sign a provider token: \(error)"))
+            return
+        }
+        request.providerToken = token
+        let headers = Self.headers(for: request.request, authorization: "bearer " + token, authority: self.endpoint.host)
+        guard let streamID = connection.handler.send(requestID: id, headers: headers, body: request.request.body) else {
+            self.streamEnded(id: id, result: .closed(streamID: HTTP2StreamID(Int32.max)))
+            return
+        }
+        request.streamID = streamID
+    }
+
+    func streamEnded(id: Int, result: StreamResult) {
+        guard let request = self.requests[id] else { return }
+        let current = request.generation == self.connection?.generation
+        switch result {
+        case .response(let status, let apnsID, let body):
+            if current { self.gate.finished(authenticated: status != 403) }
+            let outcome = Self.outcome(status: status, apnsID: apnsID, body: body)
+            if case .rejected(_, let reason, _) = outcome, reason.action == .refreshCredentials,
+                !request.retriedWithNewToken, let used = request.providerToken
+            {
+                // The provider token was refused: drop it (once, however many requests used it) and retry once.
+                self.tokens.invalidate(token: used, teamID: request.credentials.teamID, keyID: request.credentials.keyID)
+                request.retriedWithNewToken = true
+                request.streamID = nil
+                self.gate.requeueFirst(id)
+            } else {
+                self.requests[id] = nil
+                request.promise.succeed(outcome)
+            }
+        case .closed, .refused:
+            if current { self.gate.finished(authenticated: false) }
+            if self.wasNotProcessed(result, generation: request.generation) {
+                // The server said it never saw this stream: send it again on the next connection.
+                request.streamID = nil
+                self.gate.requeueFirst(id)
+                self.ensureConnection()
+            } else {
+                self.logger.trace("APNs stream lost", metadata: ["stream": "\(result)", "generation": "\(request.generation)", "goaway": "\(self.goAwayLastStreamID)"])
+                self.requests[id] = nil
+                request.promise.fail(APNsTransportError.connectionLost)
+            }
+        }
+        self.pump()
+    }
+
+    private func wasNotProcessed(_ result: StreamResult, generation: Int) -> Bool {
+        guard case .closed(let streamID) = result else { return true }  // refused
+        guard let last = self.goAwayLastStreamID[generation] else { return false }
+        return streamID > last
+    }
+
+    // MARK: connections
+
+    func ensureConnection() {
+        guard !self.isShutdown, self.connection == nil, self.pendingConnection == nil, !self.connecting,
+            !self.reconnectScheduled, !self.gate.pending.isEmpty
+        else { return }
+        self.connect()
+    }
+
+    private func connect() {
+        self.connecting = true
+        self.generation += 1
+        let generation = self.generation
+        let bound = NIOLoopBound(self, eventLoop: self.eventLoop)
+        let handlerPromise = self.eventLoop.makePromise(of: APNsConnectionHandler.self)
+        let tls = self.tls
+        let host = self.endpoint.host
+        let isIP = host.first?.isNumber == true || host.contains(":")
+        let settings: HTTP2Settings = [
+            HTTP2Setting(parameter: .maxConcurrentStreams, value: 100),
+            HTTP2Setting(parameter: .initialWindowSize, value: 1 << 20),
+            HTTP2Setting(parameter: .enablePush, value: 0),
+        ]
+        ClientBootstrap(group: self.eventLoop)
+            .connectTimeout(TimeAmount(self.configuration.connectTimeout))
+            .channelOption(.socketOption(.tcp_nodelay), value: 1)
+            .channelInitializer { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    let sync = channel.pipeline.syncOperations
+                    try sync.addHandler(NIOSSLClientHandler(context: tls, serverHostname: isIP ? nil : host))
+                    var connectionConfiguration = NIOHTTP2Handler.ConnectionConfiguration()
+                    connectionConfiguration.initialSettings = settings
+                    try sync.addHandler(
+                        NIOHTTP2Handler(mode: .client, connectionConfiguration: connectionConfiguration, streamConfiguration: .init()))
+                    let handler = APNsConnectionHandler { event in bound.value.connectionEvent(event, generation: generation) }
+                    try sync.addHandler(handler)
+                    handlerPromise.succeed(handler)
+                }
+            }
+            .connect(host: host, port: self.endpoint.port)
+            .and(handlerPromise.futureResult)
+            .whenComplete { result in
+                let core = bound.value
+                core.connecting = false
+                switch result {
+                case .success(let (channel, handler)):
+                    guard !core.isShutdown else {
+                        channel.close(promise: nil)
+                        return
+                    }
+                    core.pendingConnection = Connection(channel: channel, handler: handler, generation: generation)
+                    if handler.isActive { core.activate(generation: generation) }
+                case .failure(let error):
+                    handlerPromise.fail(error)
+                    core.logger.debug("APNs connect failed", metadata: ["error": "\(error)"])
+                    core.scheduleReconnect()
+                }
+            }
+    }
+
+    private func activate(generation: Int) {
+        guard let pending = self.pendingConnection, pending.generation == generation else { return }
+        self.pendingConnection = nil
+        self.lastReadAt = .now()
+        self.pingSentAt = nil
+        self.gate.connectionReplaced()
+        self.connection = pending
+        self.logger.debug("APNs connection up", metadata: ["endpoint": "\(self.endpoint.host)"])
+        self.pump()
+    }
+
+    func connectionEvent(_ event: APNsConnectionHandler.Event, generation: Int) {
+        switch event {
+        case .active:
+            self.activate(generation: generation)
+        case .read:
+            if generation == self.connection?.generation {
+                self.lastReadAt = .now()
+                self.reconnectAttempts = 0  // TLS and HTTP/2 are up: the next loss starts the backoff over
+            }
+        case .pingAck:
+            self.pingSentAt = nil
+        case .error(let error):
+            self.logger.debug("APNs connection error", metadata: ["error": "\(error)"])
+        case .stream(let requestID, let result):
+            self.streamEnded(id: requestID, result: result)
+        case .maxConcurrentStreams(let value):
+            if generation == self.connection?.generation {
+                self.gate.peerSettings(maxConcurrentStreams: value)
+                self.pump()
+            }
+        case .goAway(let lastStreamID, let debug):
+            self.goAwayLastStreamID[generation] = lastStreamID
+            self.logger.debug("APNs GOAWAY", metadata: ["last_stream": "\(lastStreamID)", "debug": "\(debug ?? "")"])
+            if generation == self.connection?.generation {
+                // Streams up to lastStreamID finish on the old connection; new ones go to a new connection.
+                self.connection = nil
+                self.gate.connectionReplaced()
+                self.ensureConnection()
+            }
+        case .inactive:
+            if generation == self.pendingConnection?.generation {
+                self.pendingConnection = nil
+                self.scheduleReconnect()
+            }
+            if generation == self.connection?.generation {
+                self.connection = nil
+                self.gate.connectionReplaced()
+                if !self.gate.pending.isEmpty { self.scheduleReconnect() }
+            }
+            // Forget GOAWAY bookkeeping once the old connection's streams can no longer report.
+            self.eventLoop.scheduleTask(in: .seconds(5)) { [bound = NIOLoopBound(self, eventLoop: self.eventLoop)] in
+                bound.value.goAwayLastStreamID[generation] = nil
+            }
+        }
+    }
+
+    func scheduleReconnect() {
+        guard !self.isShutdown, !self.reconnectScheduled else { return }
+        self.reconnectAttempts += 1
+        let backoff = Backoff(base: self.configuration.reconnectBase, cap: self.configuration.reconnectCap, jitter: 0.5)
+        let delay = backoff.delay(attempt: self.reconnectAttempts)
+        self.reconnectScheduled = true
+        let bound = NIOLoopBound(self, eventLoop: self.eventLoop)
+        self.eventLoop.scheduleTask(in: TimeAmount(delay)) {
+            bound.value.reconnectScheduled = false
+            bound.value.ensureConnection()
+        }
+    }
+
+    // MARK: deadlines and liveness
+
+    private func startSweepIfNeeded() {
+        guard self.sweep == nil else { return }
+        let bound = NIOLoopBound(self, eventLoop: self.eventLoop)
+        self.sweep = self.eventLoop.scheduleRepeatedTask(initialDelay: .milliseconds(100), delay: .milliseconds(100)) {
+            _ in bound.value.sweepTick()
+        }
+    }
+
+    private func sweepTick() {
+        let now = NIODeadline.now()
+        var expired: [Int] = []
+        for (id, request) in self.requests where request.deadline <= now { expired.append(id) }
+        for id in expired {
+            guard let request = self.requests.removeValue(forKey: id) else { continue }
+            if let streamID = request.streamID {
+                if request.generation == self.connection?.generation {
+                    self.connection?.handler.cancel(streamID: streamID)
+                    self.gate.finished(authenticated: false)
+                }
+            } else {
+                _ = self.gate.remove(id)
+            }
+            request.promise.fail(APNsTransportError.deadlineExceeded)
+        }
+        if !expired.isEmpty { self.pump() }
+        guard let connection = self.connection else { return }
+        if let sent = self.pingSentAt {
+            if now - sent > TimeAmount(self.configuration.pingTimeout) {
+                self.logger.debug("APNs PING unanswered; closing the connection")
+                connection.channel.close(promise: nil)
+            }
+        } else if now - self.lastReadAt > TimeAmount(self.configuration.pingInterval) {
+            self.pingSentAt = now
+            connection.handler.ping(now.uptimeNanoseconds)
+        }
+    }
+
+    func shutdown() -> EventLoopFuture<Void> {
+        self.isShutdown = true
+        self.sweep?.cancel()
+        self.sweep = nil
+        for id in self.gate.drainPending() {
+            self.requests.removeValue(forKey: id)?.promise.fail(APNsTransportError.shutdown)
+        }
+        guard let connection = self.connection else { return self.eventLoop.makeSucceededVoidFuture() }
+        self.connection = nil
+        return connection.channel.close().recover { _ in }
+    }
+
+    // MARK: encoding
+
+    static func headers(for request: APNsRequest, authorization: String, authority: String) -> HPACKHeaders {
+        var headers = HPACKHeaders()
+        headers.reserveCapacity(12)
+        headers.add(name: ":method", value: "POST")
+        headers.add(name: ":scheme", value: "https")
+        // Per-request values are not indexed: they would only churn HPACK's dynamic table, which then
+        // holds the constant headers (authorization, topic, push type) that every request shares.
+        headers.add(name: ":path", value: "/3/device/" + request.deviceToken, indexing: .nonIndexable)
+        headers.add(name: ":authority", value: authority)
+        headers.add(name: "authorization", value: authorization)
+        headers.add(name: "apns-push-type", value: request.pushType)
+        headers.add(name: "apns-topic", value: request.topic)
+        headers.add(name: "apns-priority", value: request.priority == .immediate ? "10" : "5")
+        if let expiration = request.expiration {
+            headers.add(name: "apns-expiration", value: String(expiration), indexing: .nonIndexable)
+        }
+        if let id = request.apnsID { headers.add(name: "apns-id", value: id, indexing: .nonIndexable) }
+        if let collapse = request.collapseID { headers.add(name: "apns-collapse-id", value: collapse) }
+        headers.add(name: "content-length", value: String(request.body.readableBytes))
+        return headers
+    }
+
+    static func outcome(status: Int, apnsID: String?, body: ByteBuffer?) -> APNsOutcome {
+        if status == 200 { return .accepted(apnsID: apnsID) }
+        struct ErrorBody: Decodable {
+            var reason: String?
+            var timestamp: Int64?
+        }
+        let decoded = body.flatMap { try? JSONDecoder().decode(ErrorBody.self, from: Data($0.readableBytesView)) }
+        let reason = decoded?.reason.map(APNsReason.init(name:)) ?? .unknown("HTTP \(status)")
+        return .rejected(status: status, reason: reason, timestamp: decoded?.timestamp)
+    }
+}
+
+extension TimeAmount {
+    init(_ duration: Duration) {
+        let (seconds, attoseconds) = duration.components
+        self = .nanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
+    }
+}

@@ -1,0 +1,77 @@
+import Crypto
+import Foundation
+import Hummingbird
+import NIOCore
+
+/// The simulator's admin API (plain HTTP, its own port): stats, recordings, trusted keys, knobs, reset.
+enum AdminAPI {
+    static func router(state: SimulatorState) -> Router<BasicRequestContext> {
+        let router = Router()
+        router.get("stats") { request, _ in
+            let counters = state.snapshot()
+            var body: [String: Any] = [
+                "accepted": counters.accepted, "rejected": counters.rejected, "connections": counters.connections,
+                "connections_total": counters.connectionsTotal, "max_streams_in_flight": counters.maxStreamsInFlight,
+            ]
+            if let token = request.uri.queryParameters.get("token")?.lowercased() {
+                let stats = counters.perToken[token] ?? TokenStats()
+                body["token"] = ["accepted": stats.accepted, "rejected": stats.rejected]
+            }
+            return try json(body)
+        }
+        router.get("notifications") { request, _ in
+            guard let token = request.uri.queryParameters.get("token")?.lowercased() else {
+                return try json(["error": "token is required"], status: .badRequest)
+            }
+            let recorded = state.snapshot().recordings[token] ?? []
+            let list: [[String: Any]] = recorded.map { note in
+                [
+                    "headers": note.headers,
+                    "body": (try? JSONSerialization.jsonObject(with: note.body)) ?? String(decoding: note.body, as: UTF8.self),
+                    "received_at": note.receivedAt,
+                ]
+            }
+            return try json(list)
+        }
+        router.post("keys") { request, _ in
+            let object = try await body(request)
+            guard let team = object["team_id"] as? String, let kid = object["key_id"] as? String,
+                let pem = object["public_key"] as? String
+            else { return try json(["error": "team_id, key_id and public_key are required"], status: .badRequest) }
+            let publicKey: P256.Signing.PublicKey
+            do {
+                publicKey = try P256.Signing.PublicKey(pemRepresentation: pem)
+            } catch {
+                return try json(["error": "public_key must be a P-256 public key in PEM"], status: .badRequest)
+            }
+            let bundles = (object["bundle_ids"] as? [String]).map(Set.init)
+            state.addKey(TrustedKey(teamID: team, keyID: kid, publicKey: publicKey, bundleIDs: bundles))
+            return try json(["ok": true])
+        }
+        router.post("config") { request, _ in
+            do {
+                try state.updateKnobs(try await body(request))
+            } catch let error as KnobError {
+                return try json(["error": error.message], status: .badRequest)
+            }
+            return try json(["ok": true])
+        }
+        router.post("reset") { _, _ in
+            state.reset()
+            return try json(["ok": true])
+        }
+        return router
+    }
+
+    static func body(_ request: Request) async throws -> [String: Any] {
+        var request = request
+        let buffer = try await request.collectBody(upTo: 1 << 20)
+        return (try? JSONSerialization.jsonObject(with: Data(buffer.readableBytesView)) as? [String: Any]) ?? [:]
+    }
+
+    static func json(_ object: Any, status: HTTPResponse.Status = .ok) throws -> Response {
+        let data = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])
+        return Response(
+            status: status, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(bytes: data)))
+    }
+}

@@ -1,0 +1,84 @@
+import Foundation
+import Hummingbird
+import Logging
+import NIOCore
+import NIOSSL
+import ServiceLifecycle
+
+/// A running simulator: the TLS HTTP/2 APNs endpoint and the admin API. Tests start one on port 0.
+public final class RunningSimulator: Sendable {
+    public let state: SimulatorState
+    public let identity: TLSIdentity
+    public let apnsPort: Int
+    public let adminPort: Int
+    private let listener: any Channel
+    private let admin: Task<Void, any Error>
+
+    private init(
+        state: SimulatorState, identity: TLSIdentity, listener: any Channel, adminPort: Int, admin: Task<Void, any Error>
+    ) {
+        self.state = state
+        self.identity = identity
+        self.listener = listener
+        self.apnsPort = listener.localAddress?.port ?? 0
+        self.adminPort = adminPort
+        self.admin = admin
+    }
+
+    public static func start(
+        host: String = "127.0.0.1", port: Int = 0, adminHost: String = "127.0.0.1", adminPort: Int = 0,
+        identity: TLSIdentity? = nil, logger: Logger = Logger(label: "apns-sim")
+    ) async throws -> RunningSimulator {
+        let state = SimulatorState()
+        let identity = try identity ?? TLSIdentity.generate()
+        let listener = try await APNsServer.bind(host: host, port: port, identity: identity, state: state)
+        let (portStream, portContinuation) = AsyncStream.makeStream(of: Int.self)
+        let app = Application(
+            router: AdminAPI.router(state: state),
+            configuration: .init(address: .hostname(adminHost, port: adminPort), serverName: "apns-sim-admin"),
+            onServerRunning: { channel in portContinuation.yield(channel.localAddress?.port ?? 0) },
+            logger: logger
+        )
+        let admin = Task { try await app.run() }
+        var iterator = portStream.makeAsyncIterator()
+        guard let bound = await iterator.next() else { throw CancellationError() }
+        return RunningSimulator(state: state, identity: identity, listener: listener, adminPort: bound, admin: admin)
+    }
+
+    public var trustRoots: NIOSSLTrustRoots { self.identity.trustRoots }
+
+    public func stop() async {
+        self.admin.cancel()
+        _ = try? await self.admin.value
+        try? await self.listener.close()
+    }
+}
+
+/// The simulator as a long-running service: serves until SIGTERM/SIGINT.
+public struct SimulatorService: Service {
+    let host: String
+    let port: Int
+    let adminPort: Int
+    let certificateOut: String?
+    let logger: Logger
+
+    public init(host: String, port: Int, adminPort: Int, certificateOut: String?, logger: Logger) {
+        self.host = host
+        self.port = port
+        self.adminPort = adminPort
+        self.certificateOut = certificateOut
+        self.logger = logger
+    }
+
+    public func run() async throws {
+        let simulator = try await RunningSimulator.start(host: self.host, port: self.port, adminPort: self.adminPort, logger: self.logger)
+        if let path = self.certificateOut {
+            try simulator.identity.certificatePEM.write(toFile: path, atomically: true, encoding: .utf8)
+        }
+        self.logger.info(
+            "APNs simulator listening",
+            metadata: ["apns": "https://\(self.host):\(simulator.apnsPort)", "admin": "http://127.0.0.1:\(simulator.adminPort)"])
+        try? await gracefulShutdown()
+        await simulator.stop()
+    }
+}

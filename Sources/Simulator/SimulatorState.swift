@@ -1,0 +1,182 @@
+import Crypto
+import Foundation
+import Shared
+import Synchronization
+
+/// The simulator's knobs (`POST /config`); keys left out of a request keep their value.
+struct SimulatorKnobs: Codable, Sendable {
+    var maxConcurrentStreams: Int = 1000
+    var latencyMs: Int = 0
+    var failureRates: [String: Double] = [:]
+    var unregisteredTokens: Set<String> = []
+    /// After this many streams on a connection, send GOAWAY and close it (0: never).
+    var goawayAfterStreams: Int = 0
+    /// Accept requests and never answer them.
+    var stall: Bool = false
+    /// Keep every accepted notification for `GET /notifications`.
+    var record: Bool = true
+
+    enum CodingKeys: String, CodingKey {
+        case maxConcurrentStreams = "max_concurrent_streams"
+        case latencyMs = "latency_ms"
+        case failureRates = "failure_rates"
+        case unregisteredTokens = "unregistered_tokens"
+        case goawayAfterStreams = "goaway_after_streams"
+        case stall, record
+    }
+
+    init() {}
+
+    /// Applies a partial update: only the keys present change.
+    mutating func apply(_ json: [String: Any]) throws {
+        if let v = json["max_concurrent_streams"] { self.maxConcurrentStreams = try Self.int(v, "max_concurrent_streams", min: 1) }
+        if let v = json["latency_ms"] { self.latencyMs = try Self.int(v, "latency_ms", min: 0) }
+        if let v = json["goaway_after_streams"] { self.goawayAfterStreams = try Self.int(v, "goaway_after_streams", min: 0) }
+        if let v = json["stall"] {
+            guard let b = v as? Bool else { throw KnobError("stall must be a boolean") }
+            self.stall = b
+        }
+        if let v = json["record"] {
+            guard let b = v as? Bool else { throw KnobError("record must be a boolean") }
+            self.record = b
+        }
+        if let v = json["unregistered_tokens"] {
+            guard let tokens = v as? [String] else { throw KnobError("unregistered_tokens must be a list of hex strings") }
+            self.unregisteredTokens = Set(tokens.map { $0.lowercased() })
+        }
+        if let v = json["failure_rates"] {
+            guard let rates = v as? [String: Any] else { throw KnobError("failure_rates must be an object") }
+            var parsed: [String: Double] = [:]
+            for (reason, rate) in rates {
+                guard let p = (rate as? NSNumber)?.doubleValue, (0...1).contains(p) else {
+                    throw KnobError("failure_rates.\(reason) must be a number from 0 to 1")
+                }
+                parsed[reason] = p
+            }
+            self.failureRates = parsed
+        }
+        let known: Set<String> = Set(CodingKeys.allCases.map(\.rawValue))
+        if let unknown = json.keys.first(where: { !known.contains($0) }) { throw KnobError("unknown setting \(unknown)") }
+    }
+
+    static func int(_ value: Any, _ name: String, min: Int) throws -> Int {
+        guard let n = value as? Int, n >= min else { throw KnobError("\(name) must be a whole number >= \(min)") }
+        return n
+    }
+}
+
+extension SimulatorKnobs.CodingKeys: CaseIterable {}
+
+public struct KnobError: Error {
+    public let message: String
+    init(_ message: String) { self.message = message }
+}
+
+/// A signing key the simulator trusts (`POST /keys`).
+public struct TrustedKey: Sendable {
+    public var teamID: String
+    public var keyID: String
+    public var publicKey: P256.Signing.PublicKey
+    public var bundleIDs: Set<String>?
+
+    public init(teamID: String, keyID: String, publicKey: P256.Signing.PublicKey, bundleIDs: Set<String>?) {
+        self.teamID = teamID
+        self.keyID = keyID
+        self.publicKey = publicKey
+        self.bundleIDs = bundleIDs
+    }
+}
+
+public struct RecordedNotification: Sendable {
+    public var headers: [String: String]
+    public var body: Data
+    public var receivedAt: Double
+}
+
+public struct TokenStats: Sendable {
+    public var accepted = 0
+    public var rejected: [String: Int] = [:]
+}
+
+/// Everything the simulator counts and remembers, behind one lock (held only for short, non-blocking updates).
+public final class SimulatorState: Sendable {
+    public struct Counters: Sendable {
+        public var accepted = 0
+        public var rejected: [String: Int] = [:]
+        public var connections = 0
+        public var connectionsTotal = 0
+        public var maxStreamsInFlight = 0
+        public var perToken: [String: TokenStats] = [:]
+        public var recordings: [String: [RecordedNotification]] = [:]
+    }
+
+    private let knobs = Mutex(SimulatorKnobs())
+    private let keys = Mutex<[String: TrustedKey]>([:])
+    private let counters = Mutex(Counters())
+    /// Provider tokens already verified: token -> (key id, issued at). Verification is the expensive part.
+    private let verifiedTokens = Mutex<[String: (keyID: String, issuedAt: Int)]>([:])
+
+    var currentKnobs: SimulatorKnobs { self.knobs.withLock { $0 } }
+
+    public func updateKnobs(_ json: [String: Any]) throws {
+        try self.knobs.withLock { knobs in
+            var copy = knobs
+            try copy.apply(json)
+            knobs = copy
+        }
+    }
+
+    public func addKey(_ key: TrustedKey) {
+        self.keys.withLock { $0[key.keyID] = key }
+        self.verifiedTokens.withLock { $0.removeAll() }
+    }
+
+    func key(id: String) -> TrustedKey? { self.keys.withLock { $0[id] } }
+
+    func verified(token: String) -> (keyID: String, issuedAt: Int)? { self.verifiedTokens.withLock { $0[token] } }
+
+    func rememberVerified(token: String, keyID: String, issuedAt: Int) {
+        self.verifiedTokens.withLock { tokens in
+            if tokens.count > 10_000 { tokens.removeAll() }
+            tokens[token] = (keyID, issuedAt)
+        }
+    }
+
+    func connectionOpened() {
+        self.counters.withLock {
+            $0.connections += 1
+            $0.connectionsTotal += 1
+        }
+    }
+
+    func connectionClosed() { self.counters.withLock { $0.connections -= 1 } }
+
+    func streamsInFlight(_ n: Int) {
+        self.counters.withLock { $0.maxStreamsInFlight = max($0.maxStreamsInFlight, n) }
+    }
+
+    func accepted(token: String, record: RecordedNotification?) {
+        self.counters.withLock { c in
+            c.accepted += 1
+            c.perToken[token, default: TokenStats()].accepted += 1
+            if let record { c.recordings[token, default: []].append(record) }
+        }
+    }
+
+    func rejected(token: String?, reason: String) {
+        self.counters.withLock { c in
+            c.rejected[reason, default: 0] += 1
+            if let token { c.perToken[token, default: TokenStats()].rejected[reason, default: 0] += 1 }
+        }
+    }
+
+    public func snapshot() -> Counters { self.counters.withLock { $0 } }
+
+    public func reset() {
+        self.counters.withLock { c in
+            let open = c.connections
+            c = Counters()
+            c.connections = open
+        }
+    }
+}

@@ -1,0 +1,52 @@
+import Foundation
+import NIOConcurrencyHelpers
+import Shared
+import Testing
+
+@Suite struct APNsClientProviderTokenTests {
+    @Test func oneTokenServesTenThousandSendsAndIsRefreshedAfterFiftyMinutes() async throws {
+        let clock = NIOLockedValueBox(Date())
+        let tokens = ProviderTokenCache(now: { clock.withLockedValue { $0 } })
+        try await SimulatorHarness.run { sim in
+            try await sim.configure(["record": false, "max_concurrent_streams": 100])
+            try await sim.withClient(sim.clientConfiguration(timeout: .seconds(120)), tokens: tokens) { client in
+                let requests = (0..<10_000).map { sim.request(token: deviceToken($0)) }
+                let results = await client.send(requests, credentials: sim.credentials)
+                #expect(results.allSatisfy { $0.isAccepted })
+                #expect(tokens.mintCount == 1)
+                let accepted = try await sim.stats()["accepted"] as? Int
+                #expect(accepted == 10_000)
+
+                clock.withLockedValue { $0 = $0.addingTimeInterval(49 * 60) }
+                _ = await client.send(sim.request(token: deviceToken(1)), credentials: sim.credentials)
+                #expect(tokens.mintCount == 1)
+                clock.withLockedValue { $0 = $0.addingTimeInterval(2 * 60) }  // 51 minutes after the first
+                #expect(await client.send(sim.request(token: deviceToken(2)), credentials: sim.credentials).isAccepted)
+                #expect(tokens.mintCount == 2)
+            }
+        }
+    }
+
+    @Test func anExpiredProviderTokenIsReMintedOnceAndTheRequestRetried() async throws {
+        // The first token is minted with an iat 61 minutes ago, as if the process had slept; later ones now.
+        let calls = NIOLockedValueBox(0)
+        let tokens = ProviderTokenCache(now: {
+            calls.withLockedValue { n in
+                n += 1
+                return n == 1 ? Date().addingTimeInterval(-61 * 60) : Date()
+            }
+        })
+        try await SimulatorHarness.run { sim in
+            try await sim.withClient(tokens: tokens) { client in
+                let results = await client.send(
+                    (0..<20).map { sim.request(token: deviceToken($0)) }, credentials: sim.credentials)
+                #expect(results.allSatisfy { $0.isAccepted })
+                #expect(tokens.mintCount == 2)
+                let stats = try await sim.stats()
+                #expect(stats["accepted"] as? Int == 20)
+                // One stream until authenticated: the expired token was refused exactly once, on that one stream.
+                #expect((stats["rejected"] as? [String: Int])?["ExpiredProviderToken"] == 1)
+            }
+        }
+    }
+}

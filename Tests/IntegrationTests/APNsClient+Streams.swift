@@ -1,0 +1,53 @@
+import Foundation
+import Shared
+import Testing
+
+@Suite struct APNsClientStreamTests {
+    @Test func theAdvertisedStreamLimitIsNeverExceeded() async throws {
+        try await SimulatorHarness.run { sim in
+            try await sim.configure(["max_concurrent_streams": 50, "latency_ms": 10, "record": false])
+            try await sim.withClient(sim.clientConfiguration(connections: 2)) { client in
+                let results = await client.send(
+                    (0..<1500).map { sim.request(token: deviceToken($0)) }, credentials: sim.credentials)
+                let failed = results.filter { !$0.isAccepted }
+                #expect(failed.isEmpty, "\(failed.count) failed, e.g. \(failed.prefix(2))")
+            }
+            let stats = try await sim.stats()
+            #expect(stats["max_streams_in_flight"] as? Int == 50)  // used to the limit, never past it
+        }
+    }
+
+    @Test func anUnauthenticatedConnectionUsesOneStream() async throws {
+        try await SimulatorHarness.run { sim in
+            try await sim.configure(["latency_ms": 5])
+            // A key the simulator does not trust: every request is InvalidProviderToken, so never authenticated.
+            var stranger = sim.credentials
+            stranger.keyID = "STRANGER01"
+            try await sim.withClient { client in
+                let results = await client.send((0..<40).map { sim.request(token: deviceToken($0)) }, credentials: stranger)
+                #expect(results.allSatisfy { $0 == .success(.rejected(status: 403, reason: .invalidProviderToken, timestamp: nil)) })
+            }
+            #expect(try await sim.stats()["max_streams_in_flight"] as? Int == 1)
+        }
+    }
+
+    @Test func aGoawayMidBurstStillDeliversEveryRequestExactlyOnce() async throws {
+        try await SimulatorHarness.run { sim in
+            try await sim.configure(["goaway_after_streams": 300, "latency_ms": 2, "max_concurrent_streams": 100, "record": false])
+            try await sim.withClient(sim.clientConfiguration(connections: 2)) { client in
+                let count = 1500
+                let results = await client.send(
+                    (0..<count).map { sim.request(token: deviceToken($0)) }, credentials: sim.credentials)
+                let failures = results.filter { !$0.isAccepted }
+                #expect(failures.isEmpty, "\(failures.count) failed")
+                let stats = try await sim.stats()
+                #expect(stats["accepted"] as? Int == count)
+                #expect((stats["connections_total"] as? Int ?? 0) > 2)  // connections were replaced
+                for n in stride(from: 0, to: count, by: 97) {
+                    let token = try await sim.stats(token: deviceToken(n))["token"] as? [String: Any]
+                    #expect(token?["accepted"] as? Int == 1)
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,115 @@
+import AsyncHTTPClient
+import Crypto
+import Foundation
+import Logging
+import NIOCore
+import NIOHTTP1
+import Shared
+
+@testable import Simulator
+
+/// The APNs simulator on port 0, a trusted signing key, and a client pointed at it.
+struct SimulatorHarness: Sendable {
+    static let teamID = "TEAM123456"
+    static let keyID = "KEY1234567"
+    static let bundleID = "com.example.game"
+
+    let simulator: RunningSimulator
+    let credentials: APNsCredentials
+
+    var topic: String { APNsRequest.liveActivityTopic(bundleID: Self.bundleID) }
+
+    static func run(_ body: @Sendable (SimulatorHarness) async throws -> Void) async throws {
+        let simulator = try await RunningSimulator.start(logger: TestEnvironment.quietLogger)
+        let key = P256.Signing.PrivateKey()
+        let harness = SimulatorHarness(
+            simulator: simulator,
+            credentials: APNsCredentials(
+                teamID: teamID, keyID: keyID, environment: .development, signingKey: APNsSigningKey(privateKey: key)))
+        do {
+            try await harness.admin(.POST, "/keys", [
+                "team_id": teamID, "key_id": keyID, "public_key": key.publicKey.pemRepresentation,
+                "bundle_ids": [bundleID],
+            ])
+            try await body(harness)
+        } catch {
+            await simulator.stop()
+            throw error
+        }
+        await simulator.stop()
+    }
+
+    func clientConfiguration(
+        connections: Int = 2, timeout: Duration = .seconds(10)
+    ) -> APNsClientConfiguration {
+        var configuration = APNsClientConfiguration()
+        configuration.endpointOverride = APNsEndpoint(host: "127.0.0.1", port: self.simulator.apnsPort)
+        configuration.trustRoots = self.simulator.trustRoots
+        configuration.connectionsPerPool = connections
+        configuration.requestTimeout = timeout
+        return configuration
+    }
+
+    /// Runs `body` with a client (shut down afterwards).
+    func withClient(
+        _ configuration: APNsClientConfiguration? = nil, tokens: ProviderTokenCache = ProviderTokenCache(),
+        _ body: (APNsClient) async throws -> Void
+    ) async throws {
+        let client = try APNsClient(
+            configuration: configuration ?? self.clientConfiguration(), tokens: tokens, logger: TestEnvironment.quietLogger)
+        do {
+            try await body(client)
+        } catch {
+            await client.shutdown()
+            throw error
+        }
+        await client.shutdown()
+    }
+
+    func request(token: String, body: ByteBuffer = Payloads.update, topic: String? = nil) -> APNsRequest {
+        APNsRequest(deviceToken: token, topic: topic ?? self.topic, body: body)
+    }
+
+    // MARK: admin API (over HTTP, as scripts use it)
+
+    @discardableResult
+    func admin(_ method: HTTPMethod, _ path: String, _ json: Any? = nil) async throws -> Any {
+        var request = HTTPClientRequest(url: "http://127.0.0.1:\(self.simulator.adminPort)\(path)")
+        request.method = method
+        if let json {
+            request.body = .bytes(ByteBuffer(bytes: try JSONSerialization.data(withJSONObject: json)))
+            request.headers.add(name: "content-type", value: "application/json")
+        }
+        let response = try await HTTPClient.shared.execute(request, timeout: .seconds(10))
+        let body = try await response.body.collect(upTo: 64 << 20)
+        return try JSONSerialization.jsonObject(with: Data(body.readableBytesView), options: [.fragmentsAllowed])
+    }
+
+    func configure(_ knobs: [String: Any]) async throws {
+        try await self.admin(.POST, "/config", knobs)
+    }
+
+    func stats(token: String? = nil) async throws -> [String: Any] {
+        try await self.admin(.GET, "/stats" + (token.map { "?token=\($0)" } ?? "")) as? [String: Any] ?? [:]
+    }
+
+    func notifications(token: String) async throws -> [[String: Any]] {
+        try await self.admin(.GET, "/notifications?token=\(token)") as? [[String: Any]] ?? []
+    }
+}
+
+enum Payloads {
+    static let update = ByteBuffer(
+        string: #"{"aps":{"timestamp":1790000000,"event":"update","content-state":{"remaining":30,"status":"open"}}}"#)
+
+    static func oversized() -> ByteBuffer {
+        let filler = String(repeating: "x", count: 4200)
+        return ByteBuffer(string: #"{"aps":{"timestamp":1790000000,"event":"update","content-state":{"pad":"\#(filler)"}}}"#)
+    }
+}
+
+/// Distinct device tokens: 32 bytes of hex.
+func deviceToken(_ n: Int) -> String {
+    let hex = String(n, radix: 16)
+    return String(repeating: "0", count: 64 - hex.count) + hex
+}
