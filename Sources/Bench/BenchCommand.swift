@@ -12,6 +12,6 @@ struct BenchCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "bench",
         abstract: "Benchmarks of the APNs client and simulator.",
-        subcommands: [APNsBench.self]
+        subcommands: [APNsBench.self, TokenCommand.self]
     )
 }

@@ -11,6 +11,10 @@ struct ObservabilityMiddleware<Context: RequestContext>: RouterMiddleware {
         _ request: Request, context: Context, next: (Request, Context) async throws -> Response
     ) async throws -> Response {
         let started = ContinuousClock.now
+        var context = context
+        if let (appKey, _) = TenantAuthMiddleware.basicCredentials(request) {
+            context.logger[metadataKey: "app_key"] = "\(appKey)"  // the key only: it names the tenant, it grants nothing
+        }
         do {
             let response = try await next(request, context)
             self.record(request, context: context, status: response.status.code, started: started)
