@@ -23,6 +23,29 @@ import Testing
         }
     }
 
+    @Test func answersWithBodiesBeyondTheConnectionWindowDoNotStall() async throws {
+        // 2,500 rejections carry ~80 KB of JSON bodies, more than HTTP/2's initial 64 KiB connection window:
+        // the client must return the credit (WINDOW_UPDATE) or the server stops answering.
+        try await SimulatorHarness.run { sim in
+            try await sim.configure(["failure_rates": ["BadDeviceToken": 1.0], "record": false])
+            try await sim.withClient(sim.clientConfiguration(connections: 1, timeout: .seconds(60))) { client in
+                let results = await client.send(
+                    (0..<2500).map { sim.request(token: deviceToken($0)) }, credentials: sim.credentials)
+                let dropped = results.filter {
+                    if case .success(.rejected(400, .badDeviceToken, _)) = $0 { return true }
+                    return false
+                }
+                let others = results.filter {
+                    if case .success(.rejected(400, .badDeviceToken, _)) = $0 { return false }
+                    return true
+                }
+                // Without the WINDOW_UPDATEs the tail of the batch waits until its deadline.
+                #expect(!others.contains(.failure(.deadlineExceeded)))
+                #expect(dropped.count >= 2490, "\(others.prefix(3))")
+            }
+        }
+    }
+
     @Test func unregisteredTokensAreDropTokenWithATimestamp() async throws {
         try await SimulatorHarness.run { sim in
             try await sim.configure(["unregistered_tokens": [deviceToken(7)]])

@@ -44,6 +44,9 @@ final class APNsConnectionHandler: ChannelDuplexHandler {
     private var nextStreamID = HTTP2StreamID(1)
     private var needsFlush = false
     private var reading = false
+    /// Response bytes received since the last connection-level WINDOW_UPDATE. Without NIO's per-stream child
+    /// channels nothing else returns this credit, and a server whose answers have bodies would stall.
+    private var unacknowledgedBytes = 0
     private(set) var isActive = false
 
     init(onEvent: @escaping (Event) -> Void) {
@@ -118,6 +121,7 @@ final class APNsConnectionHandler: ChannelDuplexHandler {
             self.open[frame.streamID] = stream
             if headers.endStream { self.finish(frame.streamID) }
         case .data(let data):
+            self.credit(data.data.readableBytes + (data.paddingBytes.map { $0 + 1 } ?? 0))
             guard var stream = self.open[frame.streamID] else { return }
             if case .byteBuffer(var chunk) = data.data, chunk.readableBytes > 0 {
                 if stream.body == nil { stream.body = chunk } else { stream.body!.writeBuffer(&chunk) }
@@ -166,6 +170,17 @@ final class APNsConnectionHandler: ChannelDuplexHandler {
         if error is NIOHTTP2Errors.StreamClosed || error is NIOHTTP2Errors.NoSuchStream { return }
         self.onEvent(.error(error))
         context.close(promise: nil)
+    }
+
+    private func credit(_ bytes: Int) {
+        self.unacknowledgedBytes += bytes
+        guard self.unacknowledgedBytes >= 16 * 1024, let context = self.context else { return }
+        context.write(
+            self.wrapOutboundOut(
+                HTTP2Frame(streamID: .rootStream, payload: .windowUpdate(windowSizeIncrement: self.unacknowledgedBytes))),
+            promise: nil)
+        self.unacknowledgedBytes = 0
+        self.needsFlush = true
     }
 
     private func finish(_ streamID: HTTP2StreamID) {
