@@ -201,21 +201,21 @@ public struct JobRunner: Service {
 
 /// The runner's book of jobs in flight and outcomes not yet written.
 actor JobLedger {
-    private var inFlight: [Int64: Bool] = [:]
+    private var inFlight: Set<Int64> = []
     private var completed: [Int64] = []
     private var failed: [JobFailure] = []
     private var kinds: [Int64: String] = [:]
 
     var inFlightCount: Int { self.inFlight.count }
-    var inFlightIDs: [Int64] { Array(self.inFlight.keys) }
+    var inFlightIDs: [Int64] { Array(self.inFlight) }
 
     func start(_ job: ClaimedJob) {
-        self.inFlight[job.id] = true
+        self.inFlight.insert(job.id)
         self.kinds[job.id] = job.kind
     }
 
     func finish(_ id: Int64, failure: JobFailure?) {
-        self.inFlight[id] = nil
+        self.inFlight.remove(id)
         if let failure { self.failed.append(failure) } else { self.completed.append(id) }
     }
 

@@ -69,15 +69,18 @@ actor TemplateDatabase {
 
 enum AdminConnection {
     static func run(_ url: DatabaseURL, _ sql: String) async throws {
-        let config = url.clientConfiguration(maxConnections: 1)
         let connection = try await PostgresConnection.connect(
             configuration: .init(
                 host: url.host, port: url.port, username: url.username, password: url.password,
                 database: url.database, tls: .disable),
             id: 1, logger: TestEnvironment.quietLogger)
-        _ = config
-        defer { Task { try? await connection.close() } }
-        _ = try await connection.simpleQuery(sql).get()
+        do {
+            _ = try await connection.simpleQuery(sql).get()
+        } catch {
+            try? await connection.close()
+            throw error
+        }
+        try await connection.close()
     }
 }
 
@@ -120,8 +123,14 @@ func withEmptyDatabase<T: Sendable>(_ body: @Sendable (Database) async throws ->
     try await AdminConnection.run(server, "CREATE DATABASE \(name)")
     var url = server
     url.database = name
-    defer { Task { try? await AdminConnection.run(server, "DROP DATABASE IF EXISTS \(name) WITH (FORCE)") } }
-    return try await withDatabase(url, body)
+    do {
+        let result = try await withDatabase(url, body)
+        try? await AdminConnection.run(server, "DROP DATABASE IF EXISTS \(name) WITH (FORCE)")
+        return result
+    } catch {
+        try? await AdminConnection.run(server, "DROP DATABASE IF EXISTS \(name) WITH (FORCE)")
+        throw error
+    }
 }
 
 /// CREATE DATABASE ... TEMPLATE fails while the template still has a session; the template's pool may
