@@ -31,6 +31,7 @@ func buildApplication(
 ) -> some ApplicationProtocol {
     let router = Router(context: GatewayContext.self)
     router.add(middleware: ObservabilityMiddleware(metrics: dependencies.metrics))
+    router.add(middleware: DomainErrorMiddleware())
 
     HealthRoutes(
         database: dependencies.database,
@@ -44,10 +45,13 @@ func buildApplication(
     let api = router.group("api")
     let server = api.group().add(middleware: TenantAuthMiddleware(credentials: dependencies.credentials, serverOnly: true))
     let device = api.group().add(middleware: TenantAuthMiddleware(credentials: dependencies.credentials, serverOnly: false))
+    let activities = PostgresActivityStore(database: dependencies.database)
     ChannelRoutes(
         channels: PostgresChannelStore(database: dependencies.database),
+        activities: activities,
         bodyLimit: configuration.maxBodyBytes
     ).register(server: server, device: device)
+    ActivityRoutes(activities: activities, bodyLimit: configuration.maxBodyBytes).register(device: device)
 
     var app = Application(
         router: router,

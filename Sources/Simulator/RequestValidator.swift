@@ -4,7 +4,7 @@ import Shared
 
 /// The checks APNs makes on a request, in APNs' order, answering with APNs' statuses and reasons.
 /// `InvalidPayload` is the simulator's own reason for a body APNs would refuse (APNs' wording varies).
-struct RequestValidator {
+struct RequestValidator: Sendable {
     enum Verdict: Equatable {
         case accept
         case reject(APNsReason)
@@ -16,7 +16,7 @@ struct RequestValidator {
     ]
 
     let state: SimulatorState
-    let now: () -> Date
+    let now: @Sendable () -> Date
 
     struct Result: Equatable {
         var verdict: Verdict

@@ -1,3 +1,4 @@
+import Foundation
 import Hummingbird
 import Logging
 import Metrics
@@ -8,7 +9,7 @@ import Shared
 
 /// The job handlers of this build, by kind.
 func jobHandlers(database: Database, masterKey: MasterKey, metrics: any MetricsFactory) -> [String: any JobHandler] {
-    [:]
+    [RegistryPurge.kind: RegistryPurge(database: database)]
 }
 
 /// The worker process: the Postgres pool, the job runner, and a small `/healthz` + `/metrics` listener.
@@ -54,7 +55,10 @@ func buildWorker(configuration: WorkerConfiguration) async throws -> ServiceGrou
             services: [
                 .init(service: database.client),
                 .init(service: app),
-                .init(service: SchemaGatedService(database: database, wrapped: runner)),
+                .init(
+                    service: SchemaGatedService(database: database, wrapped: runner) {
+                        try await RegistryPurge(database: database).scheduleNext(after: Date())
+                    }),
             ],
             gracefulShutdownSignals: [.sigterm, .sigint],
             logger: logger
@@ -63,12 +67,15 @@ func buildWorker(configuration: WorkerConfiguration) async throws -> ServiceGrou
 }
 
 /// Runs `wrapped` only once the schema is known to be current.
+/// `prepare` runs first (e.g. queueing recurring maintenance).
 struct SchemaGatedService: Service {
     let database: Database
     let wrapped: any Service
+    var prepare: @Sendable () async throws -> Void = {}
 
     func run() async throws {
         try await Migrator(database: self.database).requireCurrent()
+        try await self.prepare()
         try await self.wrapped.run()
     }
 }

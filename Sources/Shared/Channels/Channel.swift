@@ -104,8 +104,12 @@ public struct ChannelLookup: Sendable, Encodable, Equatable {
     public var timezone: String?
     public var created: Date
     public var lastRegistration: Date
+    public var liveActivities: [ActivitySummary] = []
+    public var pushToStart: [PushToStartSummary] = []
 
     enum CodingKeys: String, CodingKey {
+        case liveActivities = "live_activities"
+        case pushToStart = "push_to_start"
         case channelID = "channel_id"
         case deviceType = "device_type"
         case optIn = "opt_in"
@@ -130,6 +134,8 @@ public struct ChannelLookup: Sendable, Encodable, Equatable {
         try c.encode(self.timezone, forKey: .timezone)
         try c.encode(self.created, forKey: .created)
         try c.encode(self.lastRegistration, forKey: .lastRegistration)
+        try c.encode(self.liveActivities, forKey: .liveActivities)
+        try c.encode(self.pushToStart, forKey: .pushToStart)
     }
 }
 
@@ -140,4 +146,24 @@ public protocol ChannelStore: Sendable {
     /// False when the app has no such channel.
     func update(appID: Int64, channelID: UUID, _ registration: ChannelRegistration) async throws -> Bool
     func lookup(appID: Int64, channelID: UUID) async throws -> ChannelLookup?
+    /// Deletes the channel and everything under it in one transaction (GDPR); nil when not found.
+    func forget(appID: Int64, channelID: UUID) async throws -> ForgetCounts?
+    /// Applies tag changes to the listed channels of the app; returns the ids that were not found.
+    func changeTags(appID: Int64, _ change: TagChange) async throws -> (updated: Int, unknown: [UUID])
+    /// Removes the channel's named user; false when the channel was not found.
+    func removeNamedUser(appID: Int64, channelID: UUID) async throws -> Bool
+}
+
+/// What forgetting a channel removed, table by table.
+public struct ForgetCounts: Sendable, Encodable, Equatable {
+    public var channels: Int
+    public var tags: Int
+    public var pushToStartTokens: Int
+    public var liveActivities: Int
+
+    enum CodingKeys: String, CodingKey {
+        case channels, tags
+        case pushToStartTokens = "push_to_start_tokens"
+        case liveActivities = "live_activities"
+    }
 }

@@ -10,6 +10,8 @@ public struct JobRequest: Sendable, Equatable {
     public var runAt: Date?
     public var priority: Int16
     public var maxAttempts: Int32
+    /// Jobs that must exist once carry a key: enqueueing a second live job with the same key does nothing.
+    public var dedupeKey: String?
 
     public init(
         kind: String,
@@ -17,8 +19,10 @@ public struct JobRequest: Sendable, Equatable {
         payload: String = "{}",
         runAt: Date? = nil,
         priority: Int16 = 0,
-        maxAttempts: Int32 = 8
+        maxAttempts: Int32 = 8,
+        dedupeKey: String? = nil
     ) {
+        self.dedupeKey = dedupeKey
         self.kind = kind
         self.appID = appID
         self.payload = payload
@@ -67,6 +71,7 @@ public enum JobFailureOutcome: String, Sendable {
 
 /// The queue as the runner sees it. `PostgresJobQueue` is the implementation.
 public protocol JobQueue: Sendable {
+    /// Returns the ids of the jobs inserted (a job whose `dedupeKey` is already live is not).
     @discardableResult
     func enqueue(_ jobs: [JobRequest]) async throws -> [Int64]
     /// Claims up to `limit` due jobs for `owner`, interleaving apps, each leased for `lease`.

@@ -26,12 +26,13 @@ public struct PostgresJobQueue: JobQueue {
         let now = Date()
         let rows = try await connection.query(
             """
-            INSERT INTO jobs (kind, app_id, payload, priority, run_at, max_attempts)
-            SELECT kind, app_id, payload::jsonb, priority, run_at, max_attempts
+            INSERT INTO jobs (kind, app_id, payload, priority, run_at, max_attempts, dedupe_key)
+            SELECT kind, app_id, payload::jsonb, priority, run_at, max_attempts, nullif(dedupe_key, '')
             FROM unnest(\(jobs.map(\.kind))::text[], \(jobs.map(\.appID))::int8[], \(jobs.map(\.payload))::text[],
                         \(jobs.map(\.priority))::int2[], \(jobs.map { $0.runAt ?? now })::timestamptz[],
-                        \(jobs.map(\.maxAttempts))::int4[])
-                AS j(kind, app_id, payload, priority, run_at, max_attempts)
+                        \(jobs.map(\.maxAttempts))::int4[], \(jobs.map { $0.dedupeKey ?? "" })::text[])
+                AS j(kind, app_id, payload, priority, run_at, max_attempts, dedupe_key)
+            ON CONFLICT (dedupe_key) WHERE dedupe_key IS NOT NULL AND state <> 'dead' DO NOTHING
             RETURNING id
             """,
             logger: logger

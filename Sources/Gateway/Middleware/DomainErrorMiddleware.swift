@@ -1,0 +1,32 @@
+import Hummingbird
+import Shared
+
+/// Turns the errors of the shared core (which knows nothing of HTTP) into API errors, so routes and stores can
+/// throw what they mean.
+struct DomainErrorMiddleware<Context: RequestContext>: RouterMiddleware {
+    func handle(
+        _ request: Request, context: Context, next: (Request, Context) async throws -> Response
+    ) async throws -> Response {
+        do {
+            return try await next(request, context)
+        } catch let error as ValidationError {
+            throw APIError.validation(error)
+        } catch let error as RegistryError {
+            throw APIError(registry: error)
+        }
+    }
+}
+
+extension APIError {
+    init(registry error: RegistryError) {
+        switch error {
+        case .channelNotFound:
+            self = .notFound("The channel")
+        case .activityEnded(let id):
+            self.init(
+                .conflict, code: .conflict,
+                "The activity '\(id)' has ended; iOS gives a new activity a new id.",
+                details: ["path": "system_activity_id", "rule": "must not name an ended activity"])
+        }
+    }
+}

@@ -1,0 +1,82 @@
+import Foundation
+import Hummingbird
+import Shared
+
+/// Push-to-start tokens and tracked live-activity instances of one channel (device API; the master secret works
+/// too). Each call is one transaction; retries are harmless.
+struct ActivityRoutes {
+    let activities: any ActivityStore
+    let bodyLimit: Int
+
+    func register(device: RouterGroup<GatewayContext>) {
+        device.put("channels/{channel_id}/push-to-start/{attributes_type}", use: self.setPushToStart)
+        device.delete("channels/{channel_id}/push-to-start/{attributes_type}", use: self.deletePushToStart)
+        device.post("channels/{channel_id}/live-activities/reconcile", use: self.reconcile)
+        device.put("channels/{channel_id}/live-activities/{name}", use: self.track)
+        device.delete("channels/{channel_id}/live-activities/{name}", use: self.untrack)
+    }
+
+    struct Result: Encodable, Sendable { var result: String }
+    struct Count: Encodable, Sendable {
+        var count: Int
+        var key: String
+        func encode(to encoder: any Encoder) throws {
+            var c = encoder.container(keyedBy: AnyCodingKey.self)
+            try c.encode(self.count, forKey: AnyCodingKey(stringValue: self.key))
+        }
+    }
+
+    @Sendable func setPushToStart(_ request: Request, context: GatewayContext) async throws -> OK<Result> {
+        let tenant = try context.requireTenant()
+        let (channelID, type) = (try ChannelRoutes.channelID(context), try Self.attributesType(context))
+        let body = try await request.decodeJSON(PushToStartRegistration.self, limit: self.bodyLimit)
+        let result = try await self.activities.setPushToStart(
+            appID: tenant.appID, channelID: channelID, attributesType: type, token: body.token)
+        return OK(Result(result: result.rawValue), status: result == .created ? .created : .ok)
+    }
+
+    @Sendable func deletePushToStart(_ request: Request, context: GatewayContext) async throws -> OK<Count> {
+        let tenant = try context.requireTenant()
+        let (channelID, type) = (try ChannelRoutes.channelID(context), try Self.attributesType(context))
+        let deleted = try await self.activities.deletePushToStart(
+            appID: tenant.appID, channelID: channelID, attributesType: type)
+        return OK(Count(count: deleted, key: "deleted"))
+    }
+
+    @Sendable func track(_ request: Request, context: GatewayContext) async throws -> OK<Result> {
+        let tenant = try context.requireTenant()
+        let (channelID, name) = (try ChannelRoutes.channelID(context), try Self.name(context))
+        let body = try await request.decodeJSON(ActivityTracking.self, limit: self.bodyLimit)
+        let decision = try await self.activities.track(appID: tenant.appID, channelID: channelID, name: name, body)
+        let created = decision == .start || { if case .replace = decision { true } else { false } }()
+        return OK(Result(result: decision.result), status: created ? .created : .ok)
+    }
+
+    @Sendable func untrack(_ request: Request, context: GatewayContext) async throws -> OK<Count> {
+        let tenant = try context.requireTenant()
+        let (channelID, name) = (try ChannelRoutes.channelID(context), try Self.name(context))
+        let ended = try await self.activities.untrack(appID: tenant.appID, channelID: channelID, name: name)
+        return OK(Count(count: ended, key: "ended"))
+    }
+
+    @Sendable func reconcile(_ request: Request, context: GatewayContext) async throws -> OK<Count> {
+        let tenant = try context.requireTenant()
+        let channelID = try ChannelRoutes.channelID(context)
+        let body = try await request.decodeJSON(ActivityReconciliation.self, limit: self.bodyLimit)
+        let ended = try await self.activities.reconcile(
+            appID: tenant.appID, channelID: channelID, keeping: body.systemActivityIDs)
+        return OK(Count(count: ended, key: "ended"))
+    }
+
+    static func attributesType(_ context: GatewayContext) throws -> String {
+        let type = context.parameters.get("attributes_type") ?? ""
+        try RegistryRules.attributesType(type, path: "attributes_type")
+        return type
+    }
+
+    static func name(_ context: GatewayContext) throws -> String {
+        let name = context.parameters.get("name") ?? ""
+        try RegistryRules.activityName(name, path: "name")
+        return name
+    }
+}

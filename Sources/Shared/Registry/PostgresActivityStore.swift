@@ -1,0 +1,195 @@
+import Foundation
+import Logging
+import PostgresNIO
+
+public struct PostgresActivityStore: ActivityStore {
+    let database: Database
+
+    public init(database: Database) {
+        self.database = database
+    }
+
+    private var logger: Logger { self.database.logger }
+
+    public func setPushToStart(appID: Int64, channelID: UUID, attributesType: String, token: String) async throws
+        -> PushToStartResult
+    {
+        // One statement: the channel (scoped by app), the upsert, and whether anything changed.
+        let rows = try await self.database.client.query(
+            """
+            WITH ch AS (
+                SELECT c.id, a.apns_environment FROM channels c JOIN apps a ON a.id = c.app_id
+                WHERE c.id = \(channelID) AND c.app_id = \(appID)
+            ), up AS (
+                INSERT INTO push_to_start_tokens AS p (channel_id, app_id, attributes_type, token, environment)
+                SELECT id, \(appID), \(attributesType), \(token), apns_environment FROM ch
+                ON CONFLICT (channel_id, attributes_type) DO UPDATE
+                SET token = excluded.token, environment = excluded.environment, state = 'active',
+                    invalid_reason = NULL, invalidated_at = NULL, updated_at = now()
+                WHERE p.token <> excluded.token OR p.state <> 'active' OR p.environment <> excluded.environment
+                RETURNING (xmax = 0) AS created
+            )
+            SELECT (SELECT count(*) FROM ch), (SELECT created FROM up)
+            """,
+            logger: self.logger
+        )
+        for try await (channels, created) in rows.decode((Int64, Bool?).self) {
+            guard channels == 1 else { throw RegistryError.channelNotFound }
+            return created.map { $0 ? .created : .replaced } ?? .unchanged
+        }
+        throw RegistryError.channelNotFound
+    }
+
+    public func deletePushToStart(appID: Int64, channelID: UUID, attributesType: String) async throws -> Int {
+        try await self.countingChannelStatement(
+            """
+            WITH ch AS (SELECT id FROM channels WHERE id = \(channelID) AND app_id = \(appID)),
+            done AS (
+                DELETE FROM push_to_start_tokens
+                WHERE channel_id IN (SELECT id FROM ch) AND attributes_type = \(attributesType) RETURNING 1
+            )
+            SELECT (SELECT count(*) FROM ch), (SELECT count(*) FROM done)
+            """)
+    }
+
+    public func track(appID: Int64, channelID: UUID, name: String, _ tracking: ActivityTracking) async throws
+        -> ActivityTrackDecision
+    {
+        try await self.database.transaction { connection in
+            // Lock the channel: concurrent calls for one channel apply one after the other.
+            let rows = try await connection.query(
+                """
+                SELECT a.apns_environment, la.id, la.system_activity_id, la.push_token, la.attributes_type, la.state,
+                       EXISTS (SELECT 1 FROM live_activities e
+                               WHERE e.channel_id = c.id AND e.system_activity_id = \(tracking.systemActivityID)
+                                 AND e.state IN ('ended', 'expired'))
+                FROM channels c
+                JOIN apps a ON a.id = c.app_id
+                LEFT JOIN live_activities la
+                    ON la.channel_id = c.id AND la.name = \(name) AND la.state IN ('active', 'invalid')
+                WHERE c.id = \(channelID) AND c.app_id = \(appID)
+                FOR NO KEY UPDATE OF c
+                """,
+                logger: self.logger
+            )
+            var found: (environment: String, current: ActivityTrackDecision.Current?, ended: Bool)?
+            for try await row in rows.decode((String, Int64?, String?, String?, String?, String?, Bool).self) {
+                var current: ActivityTrackDecision.Current?
+                if let id = row.1, let systemID = row.2, let token = row.3, let type = row.4, let state = row.5 {
+                    current = .init(
+                        id: id, systemActivityID: systemID, token: token, attributesType: type,
+                        isActive: state == "active")
+                }
+                found = (row.0, current, row.6)
+            }
+            guard let found else { throw RegistryError.channelNotFound }
+            let decision = ActivityTrackDecision.decide(
+                current: found.current, requested: tracking, requestedHasEnded: found.ended)
+            switch decision {
+            case .unchanged:
+                break
+            case .refuseEnded:
+                throw RegistryError.activityEnded(systemActivityID: tracking.systemActivityID)
+            case .rotate(let id):
+                try await connection.query(
+                    """
+                    UPDATE live_activities
+                    SET push_token = \(tracking.token), attributes_type = \(tracking.attributesType),
+                        environment = \(found.environment), state = 'active', invalid_reason = NULL,
+                        invalidated_at = NULL, token_updated_at = now()
+                    WHERE id = \(id)
+                    """,
+                    logger: self.logger
+                )
+            case .start, .replace:
+                if case .replace(let id) = decision {
+                    try await connection.query(
+                        "UPDATE live_activities SET state = 'ended', ended_reason = 'replaced', ended_at = now() WHERE id = \(id)",
+                        logger: self.logger
+                    )
+                }
+                try await connection.query(
+                    """
+                    INSERT INTO live_activities
+                        (app_id, channel_id, name, attributes_type, system_activity_id, push_token, environment)
+                    VALUES (\(appID), \(channelID), \(name), \(tracking.attributesType), \(tracking.systemActivityID),
+                            \(tracking.token), \(found.environment))
+                    """,
+                    logger: self.logger
+                )
+            }
+            return decision
+        }
+    }
+
+    public func untrack(appID: Int64, channelID: UUID, name: String) async throws -> Int {
+        try await self.countingChannelStatement(
+            """
+            WITH ch AS (SELECT id FROM channels WHERE id = \(channelID) AND app_id = \(appID)),
+            done AS (
+                UPDATE live_activities SET state = 'ended', ended_reason = 'untracked', ended_at = now()
+                WHERE channel_id IN (SELECT id FROM ch) AND name = \(name) AND state IN ('active', 'invalid')
+                RETURNING 1
+            )
+            SELECT (SELECT count(*) FROM ch), (SELECT count(*) FROM done)
+            """)
+    }
+
+    public func reconcile(appID: Int64, channelID: UUID, keeping systemActivityIDs: [String]) async throws -> Int {
+        try await self.countingChannelStatement(
+            """
+            WITH ch AS (SELECT id FROM channels WHERE id = \(channelID) AND app_id = \(appID)),
+            done AS (
+                UPDATE live_activities SET state = 'ended', ended_reason = 'reconciled', ended_at = now()
+                WHERE channel_id IN (SELECT id FROM ch) AND state IN ('active', 'invalid')
+                  AND system_activity_id <> ALL(\(systemActivityIDs)::text[])
+                RETURNING 1
+            )
+            SELECT (SELECT count(*) FROM ch), (SELECT count(*) FROM done)
+            """)
+    }
+
+    /// Runs a statement answering (channels found, rows changed); throws when the channel is not this app's.
+    private func countingChannelStatement(_ query: PostgresQuery) async throws -> Int {
+        let rows = try await self.database.client.query(query, logger: self.logger)
+        for try await (channels, changed) in rows.decode((Int64, Int64).self) {
+            guard channels == 1 else { throw RegistryError.channelNotFound }
+            return Int(changed)
+        }
+        throw RegistryError.channelNotFound
+    }
+
+    public func summaries(appID: Int64, channelID: UUID) async throws -> ([ActivitySummary], [PushToStartSummary]) {
+        var activities: [ActivitySummary] = []
+        let rows = try await self.database.client.query(
+            """
+            SELECT la.name, la.attributes_type, la.system_activity_id,
+                   CASE WHEN la.state = 'active' AND la.started_at <= now() - a.activity_max_age THEN 'expired'
+                        ELSE la.state END,
+                   la.started_at, la.last_update_at
+            FROM live_activities la JOIN apps a ON a.id = la.app_id
+            WHERE la.channel_id = \(channelID) AND la.app_id = \(appID) AND la.state IN ('active', 'invalid')
+            ORDER BY la.name
+            """,
+            logger: self.logger
+        )
+        for try await row in rows.decode((String, String, String, String, Date, Date?).self) {
+            activities.append(
+                .init(
+                    name: row.0, attributesType: row.1, systemActivityID: row.2, state: row.3, started: row.4,
+                    lastUpdate: row.5))
+        }
+        var tokens: [PushToStartSummary] = []
+        let tokenRows = try await self.database.client.query(
+            """
+            SELECT attributes_type, state, updated_at FROM push_to_start_tokens
+            WHERE channel_id = \(channelID) AND app_id = \(appID) ORDER BY attributes_type
+            """,
+            logger: self.logger
+        )
+        for try await row in tokenRows.decode((String, String, Date).self) {
+            tokens.append(.init(attributesType: row.0, state: row.1, updated: row.2))
+        }
+        return (activities, tokens)
+    }
+}

@@ -1,0 +1,63 @@
+import Foundation
+import HummingbirdTesting
+import PostgresNIO
+import Shared
+import Testing
+
+extension GatewayHarness {
+    /// Registers a device channel through the device API; returns its id.
+    func registerChannel(_ app: TestApp, installID: String, extra: String = "") async throws -> String {
+        let body = #"{"channel":{"device_type":"ios","install_id":"\#(installID)"\#(extra)}}"#
+        let response = try await self.request(.post, "/api/channels", json: body, auth: app.device)
+        guard let id = response.json["channel_id"] as? String else {
+            throw TestSetupError("register: \(response.status) \(response.text)")
+        }
+        return id
+    }
+
+    /// Tracks an activity through the device API; returns the answer.
+    @discardableResult
+    func track(
+        _ app: TestApp, channel: String, name: String, token: String, systemID: String,
+        attributesType: String = "ChestAttributes"
+    ) async throws -> TestResponse {
+        let body = #"{"attributes_type":"\#(attributesType)","token":"\#(token)","system_activity_id":"\#(systemID)"}"#
+        return try await self.request(.put, "/api/channels/\(channel)/live-activities/\(name)", json: body, auth: app.device)
+    }
+
+    /// The tokens a push to `name` would reach now (the dashboard view the worker's audience query mirrors).
+    func targetedTokens(name: String) async throws -> Set<String> {
+        let rows = try await self.database.client.query(
+            "SELECT push_token FROM targetable_live_activities WHERE name = \(name)", logger: self.database.logger)
+        var tokens = Set<String>()
+        for try await token in rows.decode(String.self) { tokens.insert(token) }
+        return tokens
+    }
+
+    /// Rows per registry table, for "nothing changed" and "nothing left" checks.
+    func registryRowCounts(channel: String? = nil) async throws -> [String: Int64] {
+        var counts: [String: Int64] = [:]
+        let filter = channel.flatMap(UUID.init(uuidString:))
+        for (table, column) in [
+            ("channels", "id"), ("channel_tags", "channel_id"), ("push_to_start_tokens", "channel_id"),
+            ("live_activities", "channel_id"),
+        ] {
+            var query = PostgresQuery(unsafeSQL: "SELECT count(*) FROM \(table)")
+            if let filter {
+                query = PostgresQuery(unsafeSQL: "SELECT count(*) FROM \(table) WHERE \(column) = $1", binds: {
+                    var binds = PostgresBindings()
+                    binds.append(filter)
+                    return binds
+                }())
+            }
+            counts[table] = try await self.database.scalar(query, as: Int64.self)
+        }
+        return counts
+    }
+}
+
+/// A hex token that differs by `n`.
+func hexToken(_ n: Int, bytes: Int = 32) -> String {
+    let suffix = String(format: "%08x", n)
+    return String(repeating: "ab", count: bytes - 4) + suffix
+}
