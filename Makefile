@@ -1,5 +1,5 @@
 # The two commands: `make run` and `make test`. See README.md.
-.PHONY: run test build release bench clean-data
+.PHONY: run test build release bench clean-data bench-registry
 
 run:
 	@scripts/run.sh
@@ -19,6 +19,10 @@ release:
 bench: release
 	@scripts/deps.sh --bench
 	@scripts/bench.sh
+
+bench-registry:
+	@scripts/deps.sh --bench
+	@scripts/bench-registry.sh
 
 clean-data:
 	@scripts/pg.sh stop .data/pg || true

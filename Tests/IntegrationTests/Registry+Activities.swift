@@ -107,4 +107,32 @@ import Testing
             #expect(states == "new=active,old=expired")
         }
     }
+
+    @Test func concurrentCallsForOneChannelAllSucceedAndLeaveOneCurrentInstance() async throws {
+        try await GatewayHarness.run { gw in
+            let app = try await gw.createApp()
+            let channel = try #require(UUID(uuidString: try await gw.registerChannel(app, installID: "device-1")))
+            let appID = try await gw.database.scalar("SELECT app_id FROM channels", as: Int64.self)
+            // Straight to the store, on many pool connections at once (the test client has one connection).
+            let store = PostgresActivityStore(database: gw.database)
+            let results = try await withThrowingTaskGroup(of: String.self) { group in
+                for n in 0..<24 {
+                    group.addTask {
+                        let tracking = ActivityTracking(
+                            attributesType: "Match", token: hexToken(n), systemActivityID: "S\(n % 3)")
+                        do {
+                            return try await store.track(appID: appID, channelID: channel, name: "match", tracking).result
+                        } catch RegistryError.activityEnded {
+                            return "refused"
+                        }
+                    }
+                }
+                return try await group.reduce(into: [String]()) { $0.append($1) }
+            }
+            #expect(results.contains("started"), "\(results)")
+            let current = try await gw.database.scalar(
+                "SELECT count(*) FROM live_activities WHERE state IN ('active', 'invalid')", as: Int64.self)
+            #expect(current == 1)
+        }
+    }
 }

@@ -55,6 +55,25 @@ public struct PostgresActivityStore: ActivityStore {
     public func track(appID: Int64, channelID: UUID, name: String, _ tracking: ActivityTracking) async throws
         -> ActivityTrackDecision
     {
+        // The read below takes its snapshot before it waits for the channel lock, so a concurrent call for the same
+        // channel can commit in between; the write then conflicts (unique index, or a row no longer current) and
+        // the whole transaction runs again, now seeing that commit. Cheaper than a separate locking round trip.
+        var attempt = 0
+        while true {
+            attempt += 1
+            do {
+                return try await self.trackOnce(appID: appID, channelID: channelID, name: name, tracking)
+            } catch let error where attempt < 4 && (error.isUniqueViolation || error is StaleRead) {
+                continue
+            }
+        }
+    }
+
+    private struct StaleRead: Error {}
+
+    private func trackOnce(appID: Int64, channelID: UUID, name: String, _ tracking: ActivityTracking) async throws
+        -> ActivityTrackDecision
+    {
         try await self.database.transaction { connection in
             // Lock the channel: concurrent calls for one channel apply one after the other.
             let rows = try await connection.query(
@@ -91,22 +110,28 @@ public struct PostgresActivityStore: ActivityStore {
             case .refuseEnded:
                 throw RegistryError.activityEnded(systemActivityID: tracking.systemActivityID)
             case .rotate(let id):
-                try await connection.query(
+                let rows = try await connection.query(
                     """
                     UPDATE live_activities
                     SET push_token = \(tracking.token), attributes_type = \(tracking.attributesType),
                         environment = \(found.environment), state = 'active', invalid_reason = NULL,
                         invalidated_at = NULL, token_updated_at = now()
-                    WHERE id = \(id)
+                    WHERE id = \(id) AND state IN ('active', 'invalid')
+                    RETURNING id
                     """,
                     logger: self.logger
                 )
+                guard try await rows.collect().count == 1 else { throw StaleRead() }
             case .start, .replace:
                 if case .replace(let id) = decision {
-                    try await connection.query(
-                        "UPDATE live_activities SET state = 'ended', ended_reason = 'replaced', ended_at = now() WHERE id = \(id)",
+                    let rows = try await connection.query(
+                        """
+                        UPDATE live_activities SET state = 'ended', ended_reason = 'replaced', ended_at = now()
+                        WHERE id = \(id) AND state IN ('active', 'invalid') RETURNING id
+                        """,
                         logger: self.logger
                     )
+                    guard try await rows.collect().count == 1 else { throw StaleRead() }
                 }
                 try await connection.query(
                     """

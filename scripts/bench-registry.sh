@@ -1,0 +1,74 @@
+#!/usr/bin/env bash
+# `make bench-registry`: the device API under load, on a release build.
+# 100,000 channels; wrk PUTs live-activity tracking calls (starts, then rotations) at a paced rate,
+# each request for a random channel. Prints the rate reached and wrk's latency distribution.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+CHANNELS=${CHANNELS:-100000}
+RATE=${RATE:-5000}          # target requests per second (paced per connection with wrk's delay())
+CONNECTIONS=${CONNECTIONS:-50}
+DURATION=${DURATION:-30s}
+swift build -c release --product gateway >/dev/null
+bin=$(swift build -c release --show-bin-path)
+work=$(mktemp -d /tmp/lagw-bench-registry.XXXXXX)
+chmod 755 "$work"
+pg_port=$(scripts/free-port.sh)
+gw_port=$(scripts/free-port.sh)
+pids=()
+cleanup() {
+    [ -n "${KEEP_LOG:-}" ] && cp "$work/gateway.log" "$KEEP_LOG" 2>/dev/null
+
+    for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
+    wait 2>/dev/null || true
+    scripts/pg.sh stop "$work/pg" >/dev/null 2>&1 || true
+    rm -rf "$work"
+}
+trap cleanup EXIT
+
+scripts/pg.sh start "$work/pg" "$pg_port" --ephemeral >/dev/null
+export DATABASE_URL="postgres://postgres@127.0.0.1:$pg_port/postgres" MIGRATIONS_DIR="$PWD/sql"
+export ADMIN_TOKEN=$(openssl rand -hex 24) MASTER_KEY=$(openssl rand -base64 32) LOG_LEVEL=warning
+export DATABASE_POOL_SIZE=${DATABASE_POOL_SIZE:-16}
+"$bin/gateway" migrate >/dev/null
+GATEWAY_PORT=$gw_port "$bin/gateway" serve >"$work/gateway.log" 2>&1 &
+pids+=($!)
+for _ in $(seq 50); do curl -fs "http://127.0.0.1:$gw_port/readyz" >/dev/null && break; sleep 0.2; done
+
+openssl genpkey -algorithm EC -pkeyopt ec_paramgen_curve:P-256 -out "$work/key.p8" 2>/dev/null
+pem=$(awk 'BEGIN { ORS = "" } { print $0 "\\n" }' "$work/key.p8")
+created=$(curl -fsS -X POST "http://127.0.0.1:$gw_port/admin/apps" -H "Authorization: Bearer $ADMIN_TOKEN" \
+    -H 'Content-Type: application/json' \
+    -d "{\"name\":\"Bench\",\"bundle_id\":\"com.example.bench\",\"apns\":{\"team_id\":\"TEAM123456\",\"key_id\":\"KEY1234567\",\"environment\":\"development\",\"private_key\":\"$pem\"}}")
+field() { echo "$created" | sed -n "s/.*\"$1\":\"\\([^\"]*\\)\".*/\\1/p"; }
+auth=$(printf '%s:%s' "$(field app_key)" "$(field app_secret)" | base64 -w0)
+
+echo "== $CHANNELS channels"
+psql -q "$DATABASE_URL" -c "INSERT INTO channels (app_id, install_id) SELECT id, 'bench-' || g FROM apps, generate_series(1, $CHANNELS) g"
+psql -qAt "$DATABASE_URL" -c "SELECT id FROM channels" >"$work/channels.txt"
+
+delay_ms=$(awk -v c="$CONNECTIONS" -v r="$RATE" 'BEGIN { printf "%d", c * 1000 / r }')
+cat >"$work/track.lua" <<LUA
+local ids = {}
+for line in io.lines("$work/channels.txt") do ids[#ids + 1] = line end
+local n = 0
+math.randomseed(os.time() + tonumber(tostring({}):sub(8), 16))
+wrk.method = "PUT"
+wrk.headers["Authorization"] = "Basic $auth"
+wrk.headers["Content-Type"] = "application/json"
+request = function()
+    n = n + 1
+    local i = math.random(#ids)
+    local token = string.format("%064x", n * 7919 + i)
+    local body = '{"attributes_type":"MatchAttributes","token":"' .. token .. '","system_activity_id":"act-' .. i .. '"}'
+    return wrk.format(nil, "/api/channels/" .. ids[i] .. "/live-activities/match", nil, body)
+end
+delay = function() return $delay_ms end
+local statuses = {}
+response = function(status) statuses[status] = (statuses[status] or 0) + 1 end
+LUA
+echo "== wrk: $CONNECTIONS connections, ~$RATE req/s target (each connection waits ${delay_ms} ms between requests), $DURATION"
+wrk -t2 -c"$CONNECTIONS" -d"$DURATION" --latency -s "$work/track.lua" "http://127.0.0.1:$gw_port" | sed 's/^/   /'
+echo "== instances tracked"
+psql -qAt "$DATABASE_URL" -c "SELECT state, count(*) FROM live_activities GROUP BY state" | sed 's/^/   /'
+echo "== gateway answers by status"
+curl -fsS "http://127.0.0.1:$gw_port/metrics" | grep '^gateway_http_requests_total.*live-activities' | sed 's/^/   /'
