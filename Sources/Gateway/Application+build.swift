@@ -52,6 +52,8 @@ func buildApplication(
         bodyLimit: configuration.maxBodyBytes
     ).register(server: server, device: device)
     ActivityRoutes(activities: activities, bodyLimit: configuration.maxBodyBytes).register(device: device)
+    PushRoutes(pushes: PostgresPushStore(database: dependencies.database), bodyLimit: configuration.maxBodyBytes)
+        .register(server: server)
 
     var app = Application(
         router: router,

@@ -3,13 +3,45 @@ import Hummingbird
 import Logging
 import Metrics
 import NIOCore
+import NIOSSL
 import Prometheus
 import ServiceLifecycle
 import Shared
 
 /// The job handlers of this build, by kind.
-func jobHandlers(database: Database, masterKey: MasterKey, metrics: any MetricsFactory) -> [String: any JobHandler] {
-    [RegistryPurge.kind: RegistryPurge(database: database)]
+func jobHandlers(
+    database: Database, masterKey: MasterKey, metrics: any MetricsFactory, apns: APNsClient, delivery: DeliverySettings
+) -> [String: any JobHandler] {
+    let ledger = DeliveryLedger(database: database)
+    let deliveries = DeliveryConfigCache(apps: PostgresAppStore(database: database, masterKey: masterKey))
+    return [
+        RegistryPurge.kind: RegistryPurge(database: database),
+        PushJobs.fanout: PushFanoutHandler(database: database, ledger: ledger, settings: delivery),
+        PushJobs.batch: PushBatchHandler(
+            database: database, ledger: ledger, apns: apns, deliveries: deliveries, settings: delivery, metrics: metrics),
+    ]
+}
+
+/// The APNs client of this worker: Apple's hosts, or `APNS_ENDPOINT` trusting `APNS_CA_FILE`.
+func makeAPNsClient(configuration: WorkerConfiguration, logger: Logger) throws -> APNsClient {
+    var apns = APNsClientConfiguration()
+    apns.connectionsPerPool = configuration.apnsConnections
+    apns.endpointOverride = configuration.apnsEndpoint
+    if let file = configuration.apnsCAFile {
+        apns.trustRoots = .certificates(try NIOSSLCertificate.fromPEMFile(file))
+    }
+    return try APNsClient(configuration: apns, logger: logger)
+}
+
+/// Closes the APNs connections when the group shuts down. It stands before the job runner in the group, so it
+/// stops after the runner has drained.
+struct APNsClientService: Service {
+    let client: APNsClient
+
+    func run() async throws {
+        try? await gracefulShutdown()
+        await self.client.shutdown()
+    }
 }
 
 /// The worker process: the Postgres pool, the job runner, and a small `/healthz` + `/metrics` listener.
@@ -23,10 +55,15 @@ func buildWorker(configuration: WorkerConfiguration) async throws -> ServiceGrou
     let registry = PrometheusCollectorRegistry()
     let metrics = PrometheusMetricsFactory(registry: registry)
     let queue = PostgresJobQueue(database: database)
+    var apnsLogger = Logger(label: "worker.apns")
+    apnsLogger.logLevel = configuration.logLevel
+    let apns = try makeAPNsClient(configuration: configuration, logger: apnsLogger)
     let runner = JobRunner(
         queue: queue,
         wakeups: queue,
-        handlers: jobHandlers(database: database, masterKey: configuration.masterKey, metrics: metrics),
+        handlers: jobHandlers(
+            database: database, masterKey: configuration.masterKey, metrics: metrics, apns: apns,
+            delivery: configuration.delivery),
         configuration: configuration.runner,
         metrics: metrics,
         logger: logger
@@ -55,6 +92,7 @@ func buildWorker(configuration: WorkerConfiguration) async throws -> ServiceGrou
             services: [
                 .init(service: database.client),
                 .init(service: app),
+                .init(service: APNsClientService(client: apns)),
                 .init(
                     service: SchemaGatedService(database: database, wrapped: runner) {
                         try await RegistryPurge(database: database).scheduleNext(after: Date())

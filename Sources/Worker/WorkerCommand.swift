@@ -20,6 +20,16 @@ struct WorkerCommand: AsyncParsableCommand {
     @Option(name: .customLong("worker-id"), help: "Lease owner name (WORKER_ID, default random).") var workerID: String?
     @Option(help: "Address of /healthz and /metrics (WORKER_HOST, default 127.0.0.1).") var host: String?
     @Option(help: "Port of /healthz and /metrics (WORKER_PORT, default 9090).") var port: String?
+    @Option(name: .customLong("apns-endpoint"), help: "Send to this https://host:port instead of Apple (APNS_ENDPOINT).")
+    var apnsEndpoint: String?
+    @Option(name: .customLong("apns-ca-file"), help: "PEM roots to trust for APNS_ENDPOINT (APNS_CA_FILE).")
+    var apnsCAFile: String?
+    @Option(name: .customLong("apns-connections"), help: "Connections per APNs pool (APNS_CONNECTIONS, default 4).")
+    var apnsConnections: String?
+    @Option(name: .customLong("push-batch-size"), help: "Targets per fan-out batch job (PUSH_BATCH_SIZE, default 10000).")
+    var pushBatchSize: String?
+    @Option(name: .customLong("push-chunk-size"), help: "Targets sent and recorded at once (PUSH_CHUNK_SIZE, default 1000).")
+    var pushChunkSize: String?
 
     func run() async throws {
         let configuration: WorkerConfiguration

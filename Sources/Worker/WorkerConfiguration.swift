@@ -8,11 +8,17 @@ struct WorkerConfiguration: Sendable {
     static let host = Setting(flag: "host", environment: "WORKER_HOST")
     static let port = Setting(flag: "port", environment: "WORKER_PORT")
     static let databasePoolSize = Setting(flag: "database-pool-size", environment: "DATABASE_POOL_SIZE")
+    static let apnsEndpoint = Setting(flag: "apns-endpoint", environment: "APNS_ENDPOINT")
+    static let apnsCAFile = Setting(flag: "apns-ca-file", environment: "APNS_CA_FILE")
+    static let apnsConnections = Setting(flag: "apns-connections", environment: "APNS_CONNECTIONS")
+    static let pushBatchSize = Setting(flag: "push-batch-size", environment: "PUSH_BATCH_SIZE")
+    static let pushChunkSize = Setting(flag: "push-chunk-size", environment: "PUSH_CHUNK_SIZE")
 
     /// The settings `worker` reads; deployment files are checked against these names.
     static let settings: [Setting] = [
         CommonSettings.databaseURL, CommonSettings.logLevel, CommonSettings.masterKey,
-        concurrency, workerID, host, port, databasePoolSize,
+        concurrency, workerID, host, port, databasePoolSize, apnsEndpoint, apnsCAFile, apnsConnections, pushBatchSize,
+        pushChunkSize,
     ]
 
     var databaseURL: DatabaseURL
@@ -23,6 +29,11 @@ struct WorkerConfiguration: Sendable {
     /// The worker's own `/healthz` and `/metrics` listener.
     var host: String
     var port: Int
+    /// Where to send instead of Apple (the simulator), and the PEM file of the roots to trust there.
+    var apnsEndpoint: APNsEndpoint?
+    var apnsCAFile: String?
+    var apnsConnections = 4
+    var delivery = DeliverySettings()
 
     init(
         databaseURL: DatabaseURL, databasePoolSize: Int = 10, masterKey: MasterKey, logLevel: Logger.Level = .info,
@@ -57,5 +68,18 @@ struct WorkerConfiguration: Sendable {
             host: resolve.value(Self.host, flag: options.host) ?? "127.0.0.1",
             port: try resolve.integer(Self.port, flag: options.port, default: 9090, range: 0...65535)
         )
+        if let endpoint = resolve.value(Self.apnsEndpoint, flag: options.apnsEndpoint) {
+            guard let parsed = APNsEndpoint(url: endpoint) else {
+                throw ConfigError(setting: Self.apnsEndpoint.label, problem: "must be an https://host:port URL")
+            }
+            self.apnsEndpoint = parsed
+        }
+        self.apnsCAFile = resolve.value(Self.apnsCAFile, flag: options.apnsCAFile)
+        self.apnsConnections = try resolve.integer(
+            Self.apnsConnections, flag: options.apnsConnections, default: 4, range: 1...64)
+        self.delivery.batchSize = try resolve.integer(
+            Self.pushBatchSize, flag: options.pushBatchSize, default: 10_000, range: 1...1_000_000)
+        self.delivery.chunkSize = try resolve.integer(
+            Self.pushChunkSize, flag: options.pushChunkSize, default: 1000, range: 1...100_000)
     }
 }

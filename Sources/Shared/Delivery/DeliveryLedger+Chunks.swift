@@ -1,0 +1,143 @@
+import Foundation
+import Logging
+import PostgresNIO
+
+/// The outcome of one chunk of a batch, ready to be written.
+public struct ChunkOutcome: Sendable {
+    public var accepted: [PushTargets.Target] = []
+    public var failures: [(target: PushTargets.Target, failure: DeliveryTriage.Failure)] = []
+    public var skipped = 0
+    public var configurationError: String?
+    /// The last channel id of the chunk: where the batch resumes.
+    public var cursor: UUID
+    public var processed: Int
+    /// Invalidations apply only to tokens not registered again since this instant.
+    public var sendStartedAt: Date
+
+    public init(cursor: UUID, processed: Int, sendStartedAt: Date) {
+        self.cursor = cursor
+        self.processed = processed
+        self.sendStartedAt = sendStartedAt
+    }
+
+    public var sent: Int { self.accepted.count + self.failures.count }
+}
+
+extension DeliveryLedger {
+    /// Writes a chunk's outcome in one transaction: instance timestamps (and ends), dead tokens, failure rows and
+    /// counts, the batch cursor, the push's counters; a configuration error fails the push and stops its batches.
+    public func record(_ outcome: ChunkOutcome, push: PushForDelivery, seq: Int32) async throws {
+        let logger = self.database.logger
+        try await self.database.transaction { connection in
+            let isStart = push.targets.event == .start
+            if !isStart && !outcome.accepted.isEmpty {
+                let ids = outcome.accepted.map(\.instanceID)
+                if push.targets.event == .end {
+                    try await connection.query(
+                        """
+                        UPDATE live_activities
+                        SET last_apns_timestamp = greatest(coalesce(last_apns_timestamp, 0), \(push.timestamp)),
+                            last_update_at = now(), state = 'ended', ended_reason = 'end_pushed', ended_at = now()
+                        WHERE id = ANY(\(ids)::int8[]) AND state = 'active'
+                        """, logger: logger)
+                } else {
+                    try await connection.query(
+                        """
+                        UPDATE live_activities
+                        SET last_apns_timestamp = greatest(coalesce(last_apns_timestamp, 0), \(push.timestamp)),
+                            last_update_at = now()
+                        WHERE id = ANY(\(ids)::int8[]) AND state = 'active'
+                        """, logger: logger)
+                }
+            }
+            let dead = outcome.failures.filter(\.failure.invalidatesToken)
+            if !dead.isEmpty {
+                if isStart {
+                    try await connection.query(
+                        """
+                        UPDATE push_to_start_tokens p
+                        SET state = 'invalid', invalid_reason = x.reason, invalidated_at = now()
+                        FROM unnest(\(dead.map(\.target.channelID))::uuid[], \(dead.map(\.target.token))::text[],
+                                    \(dead.map(\.failure.reason))::text[]) AS x(channel_id, token, reason)
+                        WHERE p.channel_id = x.channel_id AND p.attributes_type = \(push.targets.attributesType ?? "")
+                          AND p.token = x.token AND p.state = 'active' AND p.updated_at < \(outcome.sendStartedAt)
+                        """, logger: logger)
+                } else {
+                    try await connection.query(
+                        """
+                        UPDATE live_activities l
+                        SET state = 'invalid', invalid_reason = x.reason, invalidated_at = now()
+                        FROM unnest(\(dead.map(\.target.instanceID))::int8[], \(dead.map(\.target.token))::text[],
+                                    \(dead.map(\.failure.reason))::text[]) AS x(id, token, reason)
+                        WHERE l.id = x.id AND l.push_token = x.token AND l.state = 'active'
+                          AND l.token_updated_at < \(outcome.sendStartedAt)
+                        """, logger: logger)
+                }
+            }
+            if !outcome.failures.isEmpty {
+                let failures = outcome.failures
+                try await connection.query(
+                    """
+                    INSERT INTO push_failures (push_id, app_id, channel_id, token, status, reason)
+                    SELECT \(push.id), \(push.appID), c, t, nullif(s, 0), r
+                    FROM unnest(\(failures.map(\.target.channelID))::uuid[], \(failures.map(\.target.token))::text[],
+                                \(failures.map { Int32($0.failure.status ?? 0) })::int4[],
+                                \(failures.map(\.failure.reason))::text[]) AS x(c, t, s, r)
+                    """, logger: logger)
+                try await connection.query(
+                    """
+                    INSERT INTO push_failure_counts (push_id, reason, count)
+                    SELECT \(push.id), r, count(*) FROM unnest(\(failures.map(\.failure.reason))::text[]) AS x(r) GROUP BY r
+                    ON CONFLICT (push_id, reason) DO UPDATE SET count = push_failure_counts.count + excluded.count
+                    """, logger: logger)
+            }
+            try await connection.query(
+                """
+                UPDATE push_batches SET cursor_channel = \(outcome.cursor), processed = processed + \(Int32(outcome.processed))
+                WHERE push_id = \(push.id) AND seq = \(seq)
+                """, logger: logger)
+            try await connection.query(
+                """
+                UPDATE pushes SET sent = sent + \(Int64(outcome.sent)), accepted = accepted + \(Int64(outcome.accepted.count)),
+                    failed = failed + \(Int64(outcome.failures.count)), skipped = skipped + \(Int64(outcome.skipped)),
+                    canceled = CASE WHEN state = 'canceled' THEN greatest(canceled - \(Int64(outcome.processed)), 0)
+                               ELSE canceled END
+                WHERE id = \(push.id)
+                """, logger: logger)
+            if let reason = outcome.configurationError {
+                try await connection.query(
+                    """
+                    UPDATE pushes SET state = 'failed', failure_reason = \(reason), finished_at = now(),
+                        canceled = canceled + (SELECT coalesce(sum(greatest(targets - processed, 0)), 0) FROM push_batches
+                                               WHERE push_id = \(push.id) AND state = 'queued')
+                    WHERE id = \(push.id) AND state = 'sending'
+                    """, logger: logger)
+                try await connection.query(
+                    "UPDATE push_batches SET state = 'stopped' WHERE push_id = \(push.id) AND state = 'queued'",
+                    logger: logger)
+            }
+        }
+    }
+
+    /// Marks a batch finished; the last one to finish marks the push done.
+    public func finishBatch(pushID: UUID, seq: Int32) async throws {
+        let logger = self.database.logger
+        try await self.database.transaction { connection in
+            let finished = try await connection.query(
+                """
+                UPDATE push_batches SET state = 'done' WHERE push_id = \(pushID) AND seq = \(seq) AND state = 'queued'
+                RETURNING seq
+                """, logger: logger
+            ).collect()
+            guard !finished.isEmpty else { return }
+            try await connection.query(
+                """
+                UPDATE pushes SET batches_done = batches_done + 1,
+                    state = CASE WHEN batches_done + 1 >= batches_total AND state = 'sending' THEN 'done' ELSE state END,
+                    finished_at = CASE WHEN batches_done + 1 >= batches_total AND state = 'sending' THEN now()
+                                       ELSE finished_at END
+                WHERE id = \(pushID)
+                """, logger: logger)
+        }
+    }
+}

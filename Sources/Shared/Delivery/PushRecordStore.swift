@@ -1,0 +1,116 @@
+import Foundation
+import Logging
+import NIOCore
+import PostgresNIO
+
+/// What a worker needs to know about a push to send it.
+public struct PushForDelivery: Sendable {
+    public var id: UUID
+    public var appID: Int64
+    public var state: String
+    public var targets: PushTargets
+    public var payload: ByteBuffer
+    public var timestamp: Int64
+    public var priority: APNsPriority
+}
+
+/// One fan-out batch: channel ids in (lower, upper], resumed after `cursor`.
+public struct PushBatch: Sendable {
+    public var pushID: UUID
+    public var seq: Int32
+    public var lower: UUID?
+    public var upper: UUID?
+    public var cursor: UUID?
+    public var state: String
+}
+
+/// The rows the worker reads and writes while delivering pushes. Every write of a chunk is one transaction.
+public struct DeliveryLedger: Sendable {
+    let database: Database
+
+    public init(database: Database) {
+        self.database = database
+    }
+
+    private var logger: Logger { self.database.logger }
+
+    public func push(_ id: UUID) async throws -> PushForDelivery? {
+        let rows = try await self.database.client.query(
+            """
+            SELECT app_id, state, event, activity_name, attributes_type, audience::text, apns_payload, apns_timestamp,
+                   apns_priority
+            FROM pushes WHERE id = \(id)
+            """,
+            logger: self.logger)
+        for try await row in rows.decode((Int64, String, String, String?, String?, String, ByteBuffer, Int64, Int16).self) {
+            let audience = try JSONDecoder().decode(Audience.self, from: Data(row.5.utf8))
+            return PushForDelivery(
+                id: id, appID: row.0, state: row.1,
+                targets: PushTargets(
+                    appID: row.0, event: .init(rawValue: row.2) ?? .update, name: row.3, attributesType: row.4,
+                    audience: audience),
+                payload: row.6, timestamp: row.7, priority: row.8 == 5 ? .powerConsiderate : .immediate)
+        }
+        return nil
+    }
+
+    public func state(of pushID: UUID) async throws -> String? {
+        let rows = try await self.database.client.query("SELECT state FROM pushes WHERE id = \(pushID)", logger: self.logger)
+        for try await state in rows.decode(String.self) { return state }
+        return nil
+    }
+
+    /// Records the fan-out: batches, their jobs, the targeted count. False when another run already did.
+    public func recordFanout(push: PushForDelivery, boundaries: [UUID], total: Int, batchSize: Int) async throws -> Bool {
+        let count = total == 0 ? 0 : (total + batchSize - 1) / batchSize
+        return try await self.database.transaction { connection in
+            let claimed = try await connection.query(
+                """
+                UPDATE pushes SET state = CASE WHEN \(count) = 0 THEN 'done' ELSE 'sending' END,
+                    batches_total = \(Int32(count)), targeted = \(Int64(total)), started_at = now(),
+                    finished_at = CASE WHEN \(count) = 0 THEN now() END
+                WHERE id = \(push.id) AND state = 'queued'
+                RETURNING id
+                """,
+                logger: self.logger
+            ).collect()
+            guard !claimed.isEmpty else { return false }
+            guard count > 0 else { return true }
+            var lowers: [String] = []
+            var uppers: [String] = []
+            var sizes: [Int32] = []
+            for index in 0..<count {
+                lowers.append(index == 0 ? "" : boundaries[index - 1].uuidString)
+                uppers.append(index == count - 1 ? "" : boundaries[index].uuidString)
+                sizes.append(Int32(index == count - 1 ? total - batchSize * (count - 1) : batchSize))
+            }
+            try await connection.query(
+                """
+                INSERT INTO push_batches (push_id, seq, lower_channel, upper_channel, targets)
+                SELECT \(push.id), seq::int4 - 1, nullif(lo, '')::uuid, nullif(hi, '')::uuid, n
+                FROM unnest(\(lowers)::text[], \(uppers)::text[], \(sizes)::int4[]) WITH ORDINALITY AS x(lo, hi, n, seq)
+                """,
+                logger: self.logger)
+            let id = push.id.uuidString.lowercased()
+            _ = try await PostgresJobQueue.enqueue(
+                (0..<count).map { seq in
+                    JobRequest(kind: PushJobs.batch, appID: push.appID, payload: #"{"push_id":"\#(id)","seq":\#(seq)}"#)
+                },
+                on: connection, logger: self.logger)
+            return true
+        }
+    }
+
+    public func batch(pushID: UUID, seq: Int32) async throws -> PushBatch? {
+        let rows = try await self.database.client.query(
+            """
+            SELECT lower_channel, upper_channel, cursor_channel, state FROM push_batches
+            WHERE push_id = \(pushID) AND seq = \(seq)
+            """,
+            logger: self.logger)
+        for try await (lower, upper, cursor, state) in rows.decode((UUID?, UUID?, UUID?, String).self) {
+            return PushBatch(pushID: pushID, seq: seq, lower: lower, upper: upper, cursor: cursor, state: state)
+        }
+        return nil
+    }
+}

@@ -1,0 +1,147 @@
+import Foundation
+import PostgresNIO
+
+/// A SQL text with its `$n` bindings, built up piece by piece (values are always bound, never spliced).
+struct SQLBuilder {
+    var binds = PostgresBindings()
+
+    mutating func bind<Value: PostgresNonThrowingEncodable>(_ value: Value) -> String {
+        self.binds.append(value)
+        return "$\(self.binds.count)"
+    }
+}
+
+extension Audience {
+    /// A predicate over the channel row `c`.
+    func predicate(_ sql: inout SQLBuilder) -> String {
+        switch self {
+        case .all:
+            return "TRUE"
+        case .tag(let tag, let group):
+            return
+                "EXISTS (SELECT 1 FROM channel_tags ct WHERE ct.channel_id = c.id AND ct.tag_group = \(sql.bind(group)) AND ct.tag = \(sql.bind(tag)))"
+        case .channels(let ids):
+            return "c.id = ANY(\(sql.bind(ids))::uuid[])"
+        case .namedUser(let user):
+            return "c.named_user_id = \(sql.bind(user))"
+        case .and(let list):
+            return "(" + list.map { $0.predicate(&sql) }.joined(separator: " AND ") + ")"
+        case .or(let list):
+            return "(" + list.map { $0.predicate(&sql) }.joined(separator: " OR ") + ")"
+        case .not(let inner):
+            return "NOT (\(inner.predicate(&sql)))"
+        }
+    }
+}
+
+/// The tokens a push targets: the active instances of `name` (update, end) or the push-to-start tokens of an
+/// attributes type (start), of the app's current environment, on channels in the audience with live activities
+/// enabled. Rows are keyed and ordered by channel id (one target per channel), which is how batches split.
+public struct PushTargets: Sendable {
+    public var appID: Int64
+    public var event: LiveActivityNotification.Event
+    public var name: String?
+    public var attributesType: String?
+    public var audience: Audience
+
+    public init(appID: Int64, event: LiveActivityNotification.Event, name: String?, attributesType: String?, audience: Audience) {
+        self.appID = appID
+        self.event = event
+        self.name = name
+        self.attributesType = attributesType
+        self.audience = audience
+    }
+
+    var isStart: Bool { self.event == .start }
+
+    /// `FROM ... WHERE ...` selecting targets as `t` with channel `c`.
+    func source(_ sql: inout SQLBuilder) -> String {
+        let app = sql.bind(self.appID)
+        if self.isStart {
+            return """
+                FROM push_to_start_tokens t
+                JOIN channels c ON c.id = t.channel_id
+                JOIN apps a ON a.id = t.app_id
+                WHERE t.app_id = \(app) AND t.attributes_type = \(sql.bind(self.attributesType ?? ""))
+                  AND t.state = 'active' AND t.environment = a.apns_environment AND c.live_activities_enabled
+                  AND \(self.audience.predicate(&sql))
+                """
+        }
+        return """
+            FROM live_activities t
+            JOIN channels c ON c.id = t.channel_id
+            JOIN apps a ON a.id = t.app_id
+            WHERE t.app_id = \(app) AND t.name = \(sql.bind(self.name ?? "")) AND t.state = 'active'
+              AND t.environment = a.apns_environment AND t.started_at > now() - a.activity_max_age
+              AND c.live_activities_enabled AND \(self.audience.predicate(&sql))
+            """
+    }
+
+    /// Every `batchSize`-th channel id (the batch boundaries) and the total number of targets.
+    public func boundaries(batchSize: Int, on client: PostgresClient, logger: Logger) async throws
+        -> (boundaries: [UUID], total: Int)
+    {
+        var sql = SQLBuilder()
+        let source = self.source(&sql)
+        let size = sql.bind(batchSize)
+        let query = PostgresQuery(
+            unsafeSQL: """
+                SELECT channel_id, rn, total FROM (
+                    SELECT t.channel_id, row_number() OVER (ORDER BY t.channel_id) AS rn, count(*) OVER () AS total
+                    \(source)
+                ) x
+                WHERE rn % \(size) = 0 OR rn = total
+                ORDER BY rn
+                """, binds: sql.binds)
+        var boundaries: [UUID] = []
+        var total = 0
+        for try await (channel, rn, all) in try await client.query(query, logger: logger).decode((UUID, Int64, Int64).self) {
+            total = Int(all)
+            if rn < all { boundaries.append(channel) }
+        }
+        return (boundaries, total)
+    }
+
+    /// How many targets there are now (for cancelling a push that has not fanned out yet).
+    public func count(on connection: PostgresConnection, logger: Logger) async throws -> Int {
+        var sql = SQLBuilder()
+        let source = self.source(&sql)
+        let rows = try await connection.query(PostgresQuery(unsafeSQL: "SELECT count(*) \(source)", binds: sql.binds), logger: logger)
+        for try await count in rows.decode(Int64.self) { return Int(count) }
+        return 0
+    }
+
+    public struct Target: Sendable, Equatable {
+        public var channelID: UUID
+        /// The live-activity instance (0 for push-to-start tokens).
+        public var instanceID: Int64
+        public var token: String
+        /// The APNs timestamp of the last update sent to the instance.
+        public var lastTimestamp: Int64?
+    }
+
+    /// The next `limit` targets with channel ids in (after, upTo].
+    public func chunk(after: UUID?, upTo: UUID?, limit: Int, on client: PostgresClient, logger: Logger) async throws
+        -> [Target]
+    {
+        var sql = SQLBuilder()
+        let source = self.source(&sql)
+        var range = ""
+        if let after { range += " AND t.channel_id > \(sql.bind(after))" }
+        if let upTo { range += " AND t.channel_id <= \(sql.bind(upTo))" }
+        let columns =
+            self.isStart
+            ? "t.channel_id, 0::int8, t.token, NULL::int8" : "t.channel_id, t.id, t.push_token, t.last_apns_timestamp"
+        let query = PostgresQuery(
+            unsafeSQL: "SELECT \(columns) \(source)\(range) ORDER BY t.channel_id LIMIT \(sql.bind(limit))",
+            binds: sql.binds)
+        var targets: [Target] = []
+        targets.reserveCapacity(limit)
+        for try await (channel, id, token, last) in try await client.query(query, logger: logger).decode(
+            (UUID, Int64, String, Int64?).self)
+        {
+            targets.append(Target(channelID: channel, instanceID: id, token: token, lastTimestamp: last))
+        }
+        return targets
+    }
+}

@@ -1,0 +1,165 @@
+import Foundation
+import Logging
+import NIOCore
+import PostgresNIO
+
+public struct PostgresPushStore: PushStore {
+    let database: Database
+
+    public init(database: Database) {
+        self.database = database
+    }
+
+    private var logger: Logger { self.database.logger }
+
+    public func submit(appID: Int64, _ pushes: [PushRequest], idempotencyKey: String?, now: Date) async throws
+        -> (accepted: PushAccepted, replayed: Bool)
+    {
+        let accepted = PushAccepted(operationID: UUID(), pushIDs: pushes.map { _ in UUID() })
+        let response = String(decoding: try JSONEncoder().encode(accepted), as: UTF8.self)
+        let timestamp = Int64(now.timeIntervalSince1970)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        // Everything is encoded before the transaction starts.
+        var payloads: [ByteBuffer] = []
+        var audiences: [String] = []
+        for push in pushes {
+            payloads.append(ByteBuffer(bytes: try push.payload(timestamp: timestamp)))
+            audiences.append(String(decoding: try encoder.encode(push.audience), as: UTF8.self))
+        }
+        let requests = try pushes.map { String(decoding: try encoder.encode(PushRecord(push: $0)), as: UTF8.self) }
+        return try await self.database.transaction { connection in
+            let inserted = try await connection.query(
+                """
+                INSERT INTO push_operations (id, app_id, idempotency_key, response)
+                VALUES (\(accepted.operationID), \(appID), \(idempotencyKey), \(response)::jsonb)
+                ON CONFLICT (app_id, idempotency_key) WHERE idempotency_key IS NOT NULL DO NOTHING
+                RETURNING id
+                """,
+                logger: self.logger
+            ).collect()
+            if inserted.isEmpty {
+                let rows = try await connection.query(
+                    """
+                    SELECT response::text FROM push_operations
+                    WHERE app_id = \(appID) AND idempotency_key = \(idempotencyKey)
+                    """,
+                    logger: self.logger)
+                for try await stored in rows.decode(String.self) {
+                    return (try JSONDecoder().decode(PushAccepted.self, from: Data(stored.utf8)), true)
+                }
+                throw PushStoreError.idempotencyRace
+            }
+            try await connection.query(
+                """
+                INSERT INTO pushes (id, app_id, operation_id, event, activity_name, attributes_type, audience, request,
+                                    apns_payload, apns_timestamp, apns_priority, campaign_categories)
+                SELECT id, \(appID), \(accepted.operationID), event, nullif(name, ''), nullif(type, ''), audience::jsonb, request::jsonb, payload,
+                       ts, priority, string_to_array(categories, E'\\x1f')
+                FROM unnest(\(accepted.pushIDs)::uuid[], \(pushes.map { $0.liveActivity.event.rawValue })::text[],
+                            \(pushes.map { $0.liveActivity.name ?? "" })::text[],
+                            \(pushes.map { $0.liveActivity.attributesType ?? "" })::text[], \(audiences)::text[],
+                            \(requests)::text[], \(payloads)::bytea[],
+                            \(pushes.map { $0.liveActivity.timestamp ?? timestamp })::int8[],
+                            \(pushes.map { Int16($0.liveActivity.priority) })::int2[],
+                            \(pushes.map { $0.campaignCategories.joined(separator: "\u{1f}") })::text[])
+                    AS x(id, event, name, type, audience, request, payload, ts, priority, categories)
+                """,
+                logger: self.logger
+            )
+            _ = try await PostgresJobQueue.enqueue(
+                accepted.pushIDs.map { id in
+                    JobRequest(
+                        kind: PushJobs.fanout, appID: appID, payload: #"{"push_id":"\#(id.uuidString.lowercased())"}"#,
+                        priority: 1)
+                },
+                on: connection, logger: self.logger)
+            return (accepted, false)
+        }
+    }
+
+    public func report(appID: Int64, pushID: UUID) async throws -> PushReport? {
+        let rows = try await self.database.client.query(
+            """
+            SELECT push_id, operation_id, event, activity_name, state, failure_reason, targeted, sent, accepted, failed,
+                   skipped, canceled, failed_by_reason::text, created_at, finished_at
+            FROM push_report WHERE push_id = \(pushID) AND app_id = \(appID)
+            """,
+            logger: self.logger
+        )
+        for try await row in rows.decode(
+            (UUID, UUID, String, String?, String, String?, Int64, Int64, Int64, Int64, Int64, Int64, String, Date, Date?)
+                .self)
+        {
+            return PushReport(
+                pushID: row.0, operationID: row.1, event: row.2, name: row.3.flatMap { $0.isEmpty ? nil : $0 },
+                state: row.4, failureReason: row.5,
+                counts: .init(
+                    targeted: row.6, sent: row.7, accepted: row.8, failed: row.9, skipped: row.10, canceled: row.11),
+                failedByReason: (try? JSONDecoder().decode([String: Int64].self, from: Data(row.12.utf8))) ?? [:],
+                created: row.13, finished: row.14)
+        }
+        return nil
+    }
+
+    public func cancel(appID: Int64, pushID: UUID) async throws -> Int? {
+        try await self.database.transaction { connection in
+            let rows = try await connection.query(
+                """
+                SELECT state, batches_total, event, activity_name, attributes_type, audience::text FROM pushes
+                WHERE id = \(pushID) AND app_id = \(appID) FOR UPDATE
+                """,
+                logger: self.logger)
+            var found: (String, Int32?, String, String?, String?, String)?
+            for try await row in rows.decode((String, Int32?, String, String?, String?, String).self) { found = row }
+            guard let (state, batches, event, name, type, audience) = found else { return nil }
+            guard state == "queued" || state == "sending" else { return 0 }
+            let canceled: Int
+            if batches != nil {
+                // Fanned out: what the unfinished batches have not processed yet.
+                let remaining = try await connection.query(
+                    """
+                    SELECT coalesce(sum(greatest(targets - processed, 0)), 0)::int8 FROM push_batches
+                    WHERE push_id = \(pushID) AND state = 'queued'
+                    """,
+                    logger: self.logger)
+                var total: Int64 = 0
+                for try await value in remaining.decode(Int64.self) { total = value }
+                canceled = Int(total)
+            } else {
+                let targets = PushTargets(
+                    appID: appID, event: .init(rawValue: event) ?? .update, name: name, attributesType: type,
+                    audience: try JSONDecoder().decode(Audience.self, from: Data(audience.utf8)))
+                canceled = try await targets.count(on: connection, logger: self.logger)
+            }
+            try await connection.query(
+                """
+                UPDATE pushes SET state = 'canceled', canceled = \(Int64(canceled)), finished_at = now()
+                WHERE id = \(pushID)
+                """,
+                logger: self.logger)
+            try await connection.query(
+                "UPDATE push_batches SET state = 'stopped' WHERE push_id = \(pushID) AND state = 'queued'",
+                logger: self.logger)
+            return canceled
+        }
+    }
+}
+
+enum PushStoreError: Error {
+    /// The idempotency key's operation vanished between the insert and the read (deleted app): retry.
+    case idempotencyRace
+}
+
+/// The stored form of a push request (what was asked, for reports and support).
+struct PushRecord: Encodable {
+    var push: PushRequest
+
+    func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: AnyCodingKey.self)
+        try c.encode(self.push.audience, forKey: AnyCodingKey(stringValue: "audience"))
+        try c.encode(self.push.liveActivity.event.rawValue, forKey: AnyCodingKey(stringValue: "event"))
+        try c.encode(self.push.liveActivity.name, forKey: AnyCodingKey(stringValue: "name"))
+        try c.encode(self.push.campaignCategories, forKey: AnyCodingKey(stringValue: "categories"))
+    }
+}

@@ -1,0 +1,87 @@
+import Foundation
+
+/// One push of `POST /api/push` (Airship Push API v3), validated: it can be enqueued as it is.
+public struct PushRequest: Sendable, Equatable {
+    public var audience: Audience
+    public var liveActivity: LiveActivityNotification
+    public var campaignCategories: [String]
+
+    public init(audience: Audience, liveActivity: LiveActivityNotification, campaignCategories: [String] = []) {
+        self.audience = audience
+        self.liveActivity = liveActivity
+        self.campaignCategories = campaignCategories
+    }
+
+    enum Keys: String, CodingKey, CaseIterable {
+        case audience, notification, campaigns
+        case deviceTypes = "device_types"
+    }
+    enum NotificationKeys: String, CodingKey, CaseIterable { case ios }
+    enum IOSKeys: String, CodingKey, CaseIterable { case liveActivity = "live_activity" }
+    enum CampaignKeys: String, CodingKey, CaseIterable { case categories }
+
+    /// The APNs body with `timestamp` (the push's own, or the one the server assigns).
+    public func payload(timestamp: Int64) throws(ValidationError) -> [UInt8] {
+        try APNsPayload.encode(self.liveActivity, timestamp: self.liveActivity.timestamp ?? timestamp, path: "notification.ios.live_activity")
+    }
+}
+
+extension PushRequest: Decodable {
+    public init(from decoder: any Decoder) throws {
+        let base = ValidationError.path(decoder.codingPath)
+        func at(_ field: String) -> String { base.isEmpty ? field : "\(base).\(field)" }
+        try decoder.rejectUnknownKeys(Keys.self)
+        let c = try decoder.container(keyedBy: Keys.self)
+        self.audience = try Audience.decode(from: try c.superDecoder(forKey: .audience))
+        if let all = try? c.decode(String.self, forKey: .deviceTypes) {
+            guard all == "all" else { throw ValidationError(path: at("device_types"), rule: "must be \"all\" or [\"ios\"]") }
+        } else {
+            let types = try c.decode([String].self, forKey: .deviceTypes)
+            guard types == ["ios"] else { throw ValidationError(path: at("device_types"), rule: "must be [\"ios\"]: live activities are iOS only") }
+        }
+        let notification = try c.superDecoder(forKey: .notification)
+        try notification.rejectUnknownKeys(NotificationKeys.self)
+        let ios = try notification.container(keyedBy: NotificationKeys.self).superDecoder(forKey: .ios)
+        try ios.rejectUnknownKeys(IOSKeys.self)
+        self.liveActivity = try ios.container(keyedBy: IOSKeys.self).decode(LiveActivityNotification.self, forKey: .liveActivity)
+        self.campaignCategories = []
+        if c.contains(.campaigns) {
+            let campaigns = try c.superDecoder(forKey: .campaigns)
+            try campaigns.rejectUnknownKeys(CampaignKeys.self)
+            let categories = try campaigns.container(keyedBy: CampaignKeys.self).decode([String].self, forKey: .categories)
+            guard categories.count <= 10 else { throw ValidationError(path: at("campaigns.categories"), rule: "may list at most 10") }
+            for (index, category) in categories.enumerated() {
+                try FieldRules.text(category, path: at("campaigns.categories[\(index)]"), maxLength: 64)
+            }
+            self.campaignCategories = categories
+        }
+        // The size check needs the encoding; a 10-digit timestamp stands in for the one assigned at send.
+        _ = try APNsPayload.encode(
+            self.liveActivity, timestamp: self.liveActivity.timestamp ?? 1_800_000_000,
+            path: at("notification.ios.live_activity"))
+    }
+}
+
+/// The body of `POST /api/push`: one push object, or a list of them (as Airship accepts).
+public struct PushSubmission: Sendable, Equatable, Decodable {
+    public static let maxPushes = 100
+    public var pushes: [PushRequest]
+
+    public init(pushes: [PushRequest]) { self.pushes = pushes }
+
+    public init(from decoder: any Decoder) throws {
+        if var list = try? decoder.unkeyedContainer() {
+            var pushes: [PushRequest] = []
+            while !list.isAtEnd {
+                guard pushes.count < Self.maxPushes else {
+                    throw ValidationError(path: "", rule: "a list may hold at most \(Self.maxPushes) pushes")
+                }
+                pushes.append(try list.decode(PushRequest.self))
+            }
+            guard !pushes.isEmpty else { throw ValidationError(path: "", rule: "the list of pushes is empty") }
+            self.pushes = pushes
+        } else {
+            self.pushes = [try PushRequest(from: decoder)]
+        }
+    }
+}

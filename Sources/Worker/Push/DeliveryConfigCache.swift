@@ -1,0 +1,23 @@
+import Shared
+
+/// Each app's bundle id and APNs credentials (the key unsealed), cached for a while so that batches do not
+/// decrypt per chunk. A credential change is picked up within `ttl`.
+actor DeliveryConfigCache {
+    typealias Entry = (bundleID: String, credentials: APNsCredentials)
+    private let apps: any AppStore
+    private let ttl: Duration
+    private var entries: [Int64: (entry: Entry?, expires: ContinuousClock.Instant)] = [:]
+
+    init(apps: any AppStore, ttl: Duration = .seconds(30)) {
+        self.apps = apps
+        self.ttl = ttl
+    }
+
+    func configuration(appID: Int64) async throws -> Entry? {
+        let now = ContinuousClock.now
+        if let cached = self.entries[appID], cached.expires > now { return cached.entry }
+        let entry = try await self.apps.deliveryConfiguration(appID: appID)
+        self.entries[appID] = (entry, now + self.ttl)
+        return entry
+    }
+}

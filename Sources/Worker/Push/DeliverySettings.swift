@@ -1,0 +1,12 @@
+import Shared
+
+/// How pushes are split and sent.
+struct DeliverySettings: Sendable {
+    /// Targets per batch job (the unit another worker can take over).
+    var batchSize = 10_000
+    /// Targets selected, sent and recorded together (the most a crash can send twice).
+    var chunkSize = 1000
+    /// Attempts per token for answers worth retrying (429, 5xx, no answer), with backoff in between.
+    var maxAttempts = 8
+    var backoff = Backoff(base: .milliseconds(100), cap: .seconds(2))
+}

@@ -1,0 +1,99 @@
+import Foundation
+import Logging
+import Metrics
+import Shared
+
+/// `push.batch`: sends one batch of a push in chunks. Each chunk is selected in one query, sent as one APNs call
+/// (the body shared by every request), retried where APNs says so, and recorded in one transaction together with
+/// the batch's cursor, so a worker that dies re-sends at most the chunk it had in flight.
+struct PushBatchHandler: JobHandler {
+    let database: Database
+    let ledger: DeliveryLedger
+    let apns: APNsClient
+    let deliveries: DeliveryConfigCache
+    let settings: DeliverySettings
+    let metrics: any MetricsFactory
+
+    func run(_ job: ClaimedJob, logger: Logger) async throws {
+        let reference = try JobPayload.decode(job)
+        guard let seq = reference.seq else { throw JobError.permanent("a batch job needs seq") }
+        var logger = logger
+        logger[metadataKey: "push_id"] = "\(reference.push_id.uuidString.lowercased())"
+        logger[metadataKey: "batch"] = "\(seq)"
+        guard let push = try await self.ledger.push(reference.push_id),
+            let batch = try await self.ledger.batch(pushID: push.id, seq: seq), batch.state == "queued"
+        else { return }
+        guard let (bundleID, credentials) = try await self.deliveries.configuration(appID: push.appID) else {
+            throw JobError.permanent("the app no longer exists")
+        }
+        let topic = APNsRequest.liveActivityTopic(bundleID: bundleID)
+        var cursor = batch.cursor ?? batch.lower
+        while true {
+            guard try await self.ledger.state(of: push.id) == "sending" else { return }  // canceled or failed
+            let chunk = try await push.targets.chunk(
+                after: cursor, upTo: batch.upper, limit: self.settings.chunkSize, on: self.database.client,
+                logger: self.database.logger)
+            guard let last = chunk.last else { break }
+            let outcome = try await self.send(chunk, last: last.channelID, push: push, topic: topic, credentials: credentials)
+            try await self.ledger.record(outcome, push: push, seq: seq)
+            self.count(outcome)
+            if let reason = outcome.configurationError {
+                logger.error("push stopped: APNs refused its configuration", metadata: ["reason": "\(reason)"])
+                return
+            }
+            cursor = last.channelID
+            if chunk.count < self.settings.chunkSize { break }
+        }
+        try await self.ledger.finishBatch(pushID: push.id, seq: seq)
+    }
+
+    private func send(
+        _ chunk: [PushTargets.Target], last: UUID, push: PushForDelivery, topic: String, credentials: APNsCredentials
+    ) async throws -> ChunkOutcome {
+        var outcome = ChunkOutcome(cursor: last, processed: chunk.count, sendStartedAt: Date())
+        var pending: [Int] = []
+        for (index, target) in chunk.enumerated() {
+            // iOS ignores an update that is not newer than the last it applied: do not spend the budget on it.
+            if let lastSent = target.lastTimestamp, lastSent >= push.timestamp {
+                outcome.skipped += 1
+            } else {
+                pending.append(index)
+            }
+        }
+        var attempt = 1
+        while !pending.isEmpty {
+            let requests = pending.map {
+                APNsRequest(deviceToken: chunk[$0].token, topic: topic, body: push.payload, priority: push.priority)
+            }
+            let results = await self.apns.send(requests, credentials: credentials)
+            let triage = DeliveryTriage.triage(results, indexes: pending, finalAttempt: attempt >= self.settings.maxAttempts)
+            outcome.accepted += triage.accepted.map { chunk[$0] }
+            outcome.failures += triage.failures.map { (chunk[$0.index], $0) }
+            if let reason = triage.configurationError {
+                outcome.configurationError = reason
+                // What was waiting for a retry is not sent again: the push stops here.
+                outcome.failures += triage.retry.map {
+                    (chunk[$0], DeliveryTriage.Failure(index: $0, status: nil, reason: "stopped", invalidatesToken: false))
+                }
+                break
+            }
+            pending = triage.retry
+            if !pending.isEmpty {
+                var delay = self.settings.backoff.delay(attempt: attempt)
+                if triage.sawRateLimit { delay = max(delay, .seconds(1)) }
+                try await Task.sleep(for: delay)
+                attempt += 1
+            }
+        }
+        return outcome
+    }
+
+    private func count(_ outcome: ChunkOutcome) {
+        let counter = { (outcome: String) in
+            Counter(label: "worker_apns_notifications_total", dimensions: [("outcome", outcome)], factory: self.metrics)
+        }
+        counter("accepted").increment(by: outcome.accepted.count)
+        counter("failed").increment(by: outcome.failures.count)
+        counter("skipped").increment(by: outcome.skipped)
+    }
+}

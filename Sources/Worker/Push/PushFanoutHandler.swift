@@ -1,0 +1,45 @@
+import Foundation
+import Logging
+import Shared
+
+/// `push.fanout`: resolves a push's audience once, splits it by channel id into batch jobs any worker can claim.
+struct PushFanoutHandler: JobHandler {
+    let database: Database
+    let ledger: DeliveryLedger
+    let settings: DeliverySettings
+
+    func run(_ job: ClaimedJob, logger: Logger) async throws {
+        let pushID = try JobPayload.pushID(job)
+        var logger = logger
+        logger[metadataKey: "push_id"] = "\(pushID.uuidString.lowercased())"
+        guard let push = try await self.ledger.push(pushID), push.state == "queued" else { return }
+        let started = ContinuousClock.now
+        let (boundaries, total) = try await push.targets.boundaries(
+            batchSize: self.settings.batchSize, on: self.database.client, logger: self.database.logger)
+        let recorded = try await self.ledger.recordFanout(
+            push: push, boundaries: boundaries, total: total, batchSize: self.settings.batchSize)
+        logger.info(
+            "push fanned out",
+            metadata: [
+                "app_id": "\(push.appID)", "targeted": "\(total)", "batches": "\(boundaries.count + (total > 0 ? 1 : 0))",
+                "resolve_ms": "\((ContinuousClock.now - started).seconds * 1000)", "recorded": "\(recorded)",
+            ])
+    }
+}
+
+enum JobPayload {
+    struct Push: Decodable {
+        var push_id: UUID
+        var seq: Int32?
+    }
+
+    static func decode(_ job: ClaimedJob) throws -> Push {
+        do {
+            return try JSONDecoder().decode(Push.self, from: Data(job.payload.utf8))
+        } catch {
+            throw JobError.permanent("the job's payload is not a push reference")
+        }
+    }
+
+    static func pushID(_ job: ClaimedJob) throws -> UUID { try self.decode(job).push_id }
+}
