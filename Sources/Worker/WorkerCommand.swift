@@ -17,6 +17,8 @@ struct WorkerCommand: AsyncParsableCommand {
     @Option(name: .customLong("log-level"), help: "trace|debug|info|notice|warning|error|critical (LOG_LEVEL).")
     var logLevel: String?
     @Option(help: "Jobs run at once (WORKER_CONCURRENCY, default 16).") var concurrency: String?
+    @Option(name: .customLong("lease-seconds"), help: "Job lease, kept alive while running (WORKER_LEASE_SECONDS, default 30).")
+    var leaseSeconds: String?
     @Option(name: .customLong("worker-id"), help: "Lease owner name (WORKER_ID, default random).") var workerID: String?
     @Option(help: "Address of /healthz and /metrics (WORKER_HOST, default 127.0.0.1).") var host: String?
     @Option(help: "Port of /healthz and /metrics (WORKER_PORT, default 9090).") var port: String?

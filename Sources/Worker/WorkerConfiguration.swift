@@ -5,6 +5,7 @@ import Shared
 struct WorkerConfiguration: Sendable {
     static let concurrency = Setting(flag: "concurrency", environment: "WORKER_CONCURRENCY")
     static let workerID = Setting(flag: "worker-id", environment: "WORKER_ID")
+    static let leaseSeconds = Setting(flag: "lease-seconds", environment: "WORKER_LEASE_SECONDS")
     static let host = Setting(flag: "host", environment: "WORKER_HOST")
     static let port = Setting(flag: "port", environment: "WORKER_PORT")
     static let databasePoolSize = Setting(flag: "database-pool-size", environment: "DATABASE_POOL_SIZE")
@@ -17,7 +18,7 @@ struct WorkerConfiguration: Sendable {
     /// The settings `worker` reads; deployment files are checked against these names.
     static let settings: [Setting] = [
         CommonSettings.databaseURL, CommonSettings.logLevel, CommonSettings.masterKey,
-        concurrency, workerID, host, port, databasePoolSize, apnsEndpoint, apnsCAFile, apnsConnections, pushBatchSize,
+        concurrency, workerID, leaseSeconds, host, port, databasePoolSize, apnsEndpoint, apnsCAFile, apnsConnections, pushBatchSize,
         pushChunkSize,
     ]
 
@@ -52,6 +53,8 @@ struct WorkerConfiguration: Sendable {
         let resolve = SettingsResolver(environment: environment)
         var runner = JobRunnerConfiguration()
         runner.concurrency = try resolve.integer(Self.concurrency, flag: options.concurrency, default: 16, range: 1...1024)
+        runner.lease = .seconds(
+            try resolve.integer(Self.leaseSeconds, flag: options.leaseSeconds, default: 30, range: 2...3600))
         if let id = resolve.value(Self.workerID, flag: options.workerID) {
             guard id.utf8.count <= 64 else {
                 throw ConfigError(setting: Self.workerID.label, problem: "must be at most 64 bytes")

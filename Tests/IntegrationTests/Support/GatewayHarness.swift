@@ -14,17 +14,20 @@ struct GatewayHarness: Sendable {
 
     let client: any TestClientProtocol
     let database: Database
+    /// The gateway's own database (processes the test starts connect here).
+    let databaseURL: DatabaseURL
 
     /// Runs `body` against a live gateway. `logs` (when given) captures everything the gateway logs.
     static func run(
         logs: LogCapture? = nil,
         maxBodyBytes: Int = 64 * 1024,
+        masterKey: MasterKey = .random(),
         _ body: @Sendable (GatewayHarness) async throws -> Void
     ) async throws {
-        try await withTestDatabase { database in
+        try await withTestDatabaseURL { database, url in
             let configuration = GatewayConfiguration(
-                host: "127.0.0.1", port: 0, databaseURL: try TestEnvironment.serverURL(), adminToken: adminToken,
-                masterKey: .random(), maxBodyBytes: maxBodyBytes)
+                host: "127.0.0.1", port: 0, databaseURL: url, adminToken: adminToken,
+                masterKey: masterKey, maxBodyBytes: maxBodyBytes)
             var logger = Logger(label: "gateway-test") { label in
                 if let logs { return logs.handler(label: label) }
                 return SwiftLogNoOpLogHandler()
@@ -34,7 +37,7 @@ struct GatewayHarness: Sendable {
                 database: Database(client: database.client, logger: logger), masterKey: configuration.masterKey)
             let app = buildApplication(configuration: configuration, dependencies: dependencies, logger: logger)
             try await app.test(.live) { client in
-                try await body(GatewayHarness(client: client, database: database))
+                try await body(GatewayHarness(client: client, database: database, databaseURL: configuration.databaseURL))
             }
         }
     }

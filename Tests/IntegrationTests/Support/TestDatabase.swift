@@ -100,6 +100,13 @@ func withDatabase<T: Sendable>(
 func withTestDatabase<T: Sendable>(
     maxConnections: Int = 20, _ body: @Sendable (Database) async throws -> T
 ) async throws -> T {
+    try await withTestDatabaseURL(maxConnections: maxConnections) { database, _ in try await body(database) }
+}
+
+/// The same, with the database's URL (for processes the test starts).
+func withTestDatabaseURL<T: Sendable>(
+    maxConnections: Int = 20, _ body: @Sendable (Database, DatabaseURL) async throws -> T
+) async throws -> T {
     let template = try await TemplateDatabase.shared.ready()
     let server = try TestEnvironment.serverURL()
     let name = await TemplateDatabase.shared.uniqueName("lagw_test")
@@ -107,7 +114,7 @@ func withTestDatabase<T: Sendable>(
     var url = server
     url.database = name
     do {
-        let result = try await withDatabase(url, maxConnections: maxConnections, body)
+        let result = try await withDatabase(url, maxConnections: maxConnections) { [url] database in try await body(database, url) }
         try? await AdminConnection.run(server, "DROP DATABASE IF EXISTS \(name) WITH (FORCE)")
         return result
     } catch {
