@@ -17,6 +17,10 @@ enum AdminAPI {
                 let stats = counters.perToken[token] ?? TokenStats()
                 body["token"] = ["accepted": stats.accepted, "rejected": stats.rejected]
             }
+            // ?tokens=all: accepted counts of every token at once (large fan-out tests).
+            if request.uri.queryParameters.get("tokens") == "all" {
+                body["tokens"] = counters.perToken.mapValues { $0.accepted }
+            }
             return try json(body)
         }
         router.get("notifications") { request, _ in

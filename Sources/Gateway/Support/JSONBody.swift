@@ -39,7 +39,7 @@ struct OK<Body: Encodable & Sendable>: ResponseGenerator {
     func response(from request: Request, context: some RequestContext) throws -> Response {
         let encoder = JSONEncoder()
         encoder.dateEncodingStrategy = .iso8601
-        encoder.outputFormatting = [.withoutEscapingSlashes]
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         var data = Data("{\"ok\":true".utf8)
         let inner = try encoder.encode(self.body)
         if inner.count > 2 {  // splice the body's fields after "ok"

@@ -117,6 +117,11 @@ struct EndToEndHarness: Sendable {
         return ((stats["token"] as? [String: Any])?["accepted"] as? Int) ?? 0
     }
 
+    /// Accepted requests of every token the simulator saw.
+    func acceptedByToken() async throws -> [String: Int] {
+        (try await self.simulator.admin(.GET, "/stats?tokens=all") as? [String: Any])?["tokens"] as? [String: Int] ?? [:]
+    }
+
     /// Every request the simulator saw for the token (accepted or not).
     func requests(_ token: String) async throws -> Int {
         let stats = try await self.simulator.stats(token: token)
@@ -128,7 +133,7 @@ struct EndToEndHarness: Sendable {
 
 /// Worker processes started by a test; all are killed when it ends.
 final class WorkerProcesses: Sendable {
-    private let processes = Mutex<[(Process, URL)]>([])
+    private let started = Mutex<[(Process, URL)]>([])
 
     static var binary: URL {
         let root = ProcessInfo.processInfo.environment["LAGW_REPO_ROOT"] ?? FileManager.default.currentDirectoryPath
@@ -146,8 +151,13 @@ final class WorkerProcesses: Sendable {
         process.standardOutput = handle
         process.standardError = handle
         try process.run()
-        self.processes.withLock { $0.append((process, log)) }
+        self.started.withLock { $0.append((process, log)) }
         return process
+    }
+
+    /// The processes still running, oldest first.
+    func processes() -> [Process] {
+        self.started.withLock { $0.map(\.0).filter(\.isRunning) }
     }
 
     /// SIGKILL: no drain, no goodbye; its leases expire.
@@ -157,7 +167,7 @@ final class WorkerProcesses: Sendable {
     }
 
     func killAll() {
-        let all = self.processes.withLock { list in
+        let all = self.started.withLock { list in
             defer { list.removeAll() }
             return list
         }
@@ -169,7 +179,7 @@ final class WorkerProcesses: Sendable {
 
     /// The workers' logs (for failure messages).
     func logs() -> String {
-        self.processes.withLock { list in
+        self.started.withLock { list in
             list.map { (try? String(contentsOf: $0.1, encoding: .utf8)) ?? "" }.joined(separator: "\n---\n")
         }
     }

@@ -61,3 +61,27 @@ func hexToken(_ n: Int, bytes: Int = 32) -> String {
     let suffix = String(format: "%08x", n)
     return String(repeating: "ab", count: bytes - 4) + suffix
 }
+
+extension GatewayHarness {
+    /// Inserts `count` channels of the app, each with an active instance of `name` whose token is `hexToken(n)`
+    /// (n from `first`). Straight SQL: fixtures for delivery tests, not a test of the device API.
+    func seedActivities(appKey: String, count: Int, name: String = "match", first: Int = 1) async throws {
+        _ = try await self.database.scalar(
+            """
+            WITH app AS (SELECT id, apns_environment FROM apps WHERE app_key = \(appKey)),
+            ch AS (
+                INSERT INTO channels (app_id, install_id)
+                SELECT app.id, 'seed-' || g FROM app, generate_series(\(first), \(first + count - 1)) g
+                RETURNING id, app_id, install_id
+            ), la AS (
+                INSERT INTO live_activities (app_id, channel_id, name, attributes_type, system_activity_id, push_token,
+                                             environment)
+                SELECT ch.app_id, ch.id, \(name), 'MatchAttributes', 'sys-' || ch.install_id,
+                       repeat('ab', 28) || lpad(to_hex(substr(ch.install_id, 6)::int), 8, '0'), app.apns_environment
+                FROM ch, app
+                RETURNING 1
+            )
+            SELECT count(*) FROM la
+            """, as: Int64.self)
+    }
+}
