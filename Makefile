@@ -1,5 +1,5 @@
 # The two commands: `make run` and `make test`. See README.md.
-.PHONY: run test build release bench clean-data bench-registry
+.PHONY: run test build release bench clean-data bench-registry bench-fanout
 
 run:
 	@scripts/run.sh
@@ -23,6 +23,9 @@ bench: release
 bench-registry:
 	@scripts/deps.sh --bench
 	@scripts/bench-registry.sh
+
+bench-fanout:
+	@scripts/bench-fanout.sh
 
 clean-data:
 	@scripts/pg.sh stop .data/pg || true

@@ -126,11 +126,19 @@ fi
 cat <<MSG
 
 Ready. The demo app's credentials are in .data/demo.env; logs are in .data/logs/.
-Try it (registers a device channel, then looks it up):
+Try it: a device registers, tracks a live activity, and a marketer updates it.
 
   . .data/demo.env
-  curl -s -u "\$APP_KEY:\$APP_SECRET" -H 'Content-Type: application/json' \\
-    -d '{"channel":{"device_type":"ios","install_id":"demo-device","tags":["vip"]}}' \$GATEWAY_URL/api/channels
+  CH=\$(curl -s -u "\$APP_KEY:\$APP_SECRET" -H 'Content-Type: application/json' \\
+    -d '{"channel":{"device_type":"ios","install_id":"demo-device","tags":["vip"]}}' \$GATEWAY_URL/api/channels \\
+    | sed 's/.*"channel_id":"\([^"]*\)".*/\1/')
+  curl -s -u "\$APP_KEY:\$APP_SECRET" -X PUT -H 'Content-Type: application/json' \\
+    -d '{"attributes_type":"MatchAttributes","token":"'\$(printf 'ab%.0s' \$(seq 32))'","system_activity_id":"demo-1"}' \\
+    \$GATEWAY_URL/api/channels/\$CH/live-activities/match
+  curl -s -u "\$APP_KEY:\$MASTER_SECRET" -H 'Content-Type: application/json' \$GATEWAY_URL/api/push -d '{
+    "audience":{"tag":"vip"},"device_types":["ios"],
+    "notification":{"ios":{"live_activity":{"event":"update","name":"match","content_state":{"home":1,"away":0}}}}}'
+  curl -s "\$SIMULATOR_URL/stats"          # what APNs (the simulator) received
 
 Press Ctrl-C to stop.
 MSG

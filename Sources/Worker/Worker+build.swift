@@ -16,7 +16,7 @@ func jobHandlers(
     let deliveries = DeliveryConfigCache(apps: PostgresAppStore(database: database, masterKey: masterKey))
     return [
         RegistryPurge.kind: RegistryPurge(database: database),
-        PushJobs.fanout: PushFanoutHandler(database: database, ledger: ledger, settings: delivery),
+        PushJobs.fanout: PushFanoutHandler(database: database, ledger: ledger, settings: delivery, metrics: metrics),
         PushJobs.batch: PushBatchHandler(
             database: database, ledger: ledger, apns: apns, deliveries: deliveries, settings: delivery, metrics: metrics),
     ]

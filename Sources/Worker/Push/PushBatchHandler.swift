@@ -30,12 +30,16 @@ struct PushBatchHandler: JobHandler {
         var cursor = batch.cursor ?? batch.lower
         while true {
             guard try await self.ledger.state(of: push.id) == "sending" else { return }  // canceled or failed
+            var clock = ContinuousClock.now
             let chunk = try await push.targets.chunk(
                 after: cursor, upTo: batch.upper, limit: self.settings.chunkSize, on: self.database.client,
                 logger: self.database.logger)
             guard let last = chunk.last else { break }
+            self.phase("select", since: &clock)
             let outcome = try await self.send(chunk, last: last.channelID, push: push, topic: topic, credentials: credentials)
+            self.phase("send", since: &clock)
             try await self.ledger.record(outcome, push: push, seq: seq)
+            self.phase("record", since: &clock)
             self.count(outcome)
             if let reason = outcome.configurationError {
                 logger.error("push stopped: APNs refused its configuration", metadata: ["reason": "\(reason)"])
@@ -86,6 +90,14 @@ struct PushBatchHandler: JobHandler {
             }
         }
         return outcome
+    }
+
+    /// Time per phase of a chunk: `worker_push_phase_seconds{phase}` (select, send, record).
+    private func phase(_ name: String, since start: inout ContinuousClock.Instant) {
+        let now = ContinuousClock.now
+        Timer(label: "worker_push_phase_seconds", dimensions: [("phase", name)], factory: self.metrics)
+            .recordInterval(now - start)
+        start = now
     }
 
     private func count(_ outcome: ChunkOutcome) {

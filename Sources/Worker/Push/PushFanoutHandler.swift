@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import Metrics
 import Shared
 
 /// `push.fanout`: resolves a push's audience once, splits it by channel id into batch jobs any worker can claim.
@@ -7,6 +8,7 @@ struct PushFanoutHandler: JobHandler {
     let database: Database
     let ledger: DeliveryLedger
     let settings: DeliverySettings
+    let metrics: any MetricsFactory
 
     func run(_ job: ClaimedJob, logger: Logger) async throws {
         let pushID = try JobPayload.pushID(job)
@@ -16,6 +18,8 @@ struct PushFanoutHandler: JobHandler {
         let started = ContinuousClock.now
         let (boundaries, total) = try await push.targets.boundaries(
             batchSize: self.settings.batchSize, on: self.database.client, logger: self.database.logger)
+        Timer(label: "worker_push_phase_seconds", dimensions: [("phase", "resolve")], factory: self.metrics)
+            .recordInterval(ContinuousClock.now - started)
         let recorded = try await self.ledger.recordFanout(
             push: push, boundaries: boundaries, total: total, batchSize: self.settings.batchSize)
         logger.info(

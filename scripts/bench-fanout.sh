@@ -1,0 +1,137 @@
+#!/usr/bin/env bash
+# `make bench-fanout`: one update to N tracked activities (default 1,000,000 on as many channels), two workers,
+# the APNs simulator; meanwhile another app sends single-activity updates. Release builds, one machine.
+# Prints POST -> last APNs answer, split into resolve / select / send / record, and the other app's latencies.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+N=${N:-1000000}
+WORKERS=${WORKERS:-2}
+swift build -c release --product gateway >/dev/null
+swift build -c release --product worker >/dev/null
+swift build -c release --product apns-sim >/dev/null
+bin=$(swift build -c release --show-bin-path)
+work=$(mktemp -d /tmp/lagw-bench-fanout.XXXXXX)
+chmod 755 "$work"
+pg_port=$(scripts/free-port.sh)
+gw_port=$(scripts/free-port.sh)
+sim_port=$(scripts/free-port.sh)
+sim_admin=$(scripts/free-port.sh)
+pids=()
+cleanup() {
+    for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
+    wait 2>/dev/null || true
+    scripts/pg.sh stop "$work/pg" >/dev/null 2>&1 || true
+    rm -rf "$work"
+}
+trap cleanup EXIT
+cpu_of() { awk '{ print ($14 + $15) / 100 }' "/proc/$1/stat"; }
+
+scripts/pg.sh start "$work/pg" "$pg_port" --ephemeral >/dev/null
+export DATABASE_URL="postgres://postgres@127.0.0.1:$pg_port/postgres" MIGRATIONS_DIR="$PWD/sql"
+export ADMIN_TOKEN=$(openssl rand -hex 24) MASTER_KEY=$(openssl rand -base64 32) LOG_LEVEL=warning
+psql -q "$DATABASE_URL" -c "ALTER SYSTEM SET max_connections = 200" >/dev/null
+"$bin/gateway" migrate >/dev/null 2>&1
+"$bin/apns-sim" --port "$sim_port" --admin-port "$sim_admin" --certificate-out "$work/ca.pem" --log-level error &
+pids+=($!)
+GATEWAY_PORT=$gw_port DATABASE_POOL_SIZE=8 "$bin/gateway" serve >"$work/gateway.log" 2>&1 &
+pids+=($!)
+for _ in $(seq 50); do curl -fs "http://127.0.0.1:$gw_port/readyz" >/dev/null && curl -fs "http://127.0.0.1:$sim_admin/stats" >/dev/null && break; sleep 0.2; done
+curl -fsS -X POST "http://127.0.0.1:$sim_admin/config" -d '{"record":false}' >/dev/null
+
+openssl genpkey -algorithm EC -pkeyopt ec_paramgen_curve:P-256 -out "$work/key.p8" 2>/dev/null
+pem=$(awk 'BEGIN { ORS = "" } { print $0 "\\n" }' "$work/key.p8")
+pub=$(openssl pkey -in "$work/key.p8" -pubout | awk 'BEGIN { ORS = "" } { print $0 "\\n" }')
+curl -fsS -X POST "http://127.0.0.1:$sim_admin/keys" \
+    -d "{\"team_id\":\"TEAM123456\",\"key_id\":\"KEY1234567\",\"public_key\":\"$pub\"}" >/dev/null
+create() {
+    curl -fsS -X POST "http://127.0.0.1:$gw_port/admin/apps" -H "Authorization: Bearer $ADMIN_TOKEN" \
+        -H 'Content-Type: application/json' \
+        -d "{\"name\":\"$1\",\"bundle_id\":\"com.example.$1\",\"apns\":{\"team_id\":\"TEAM123456\",\"key_id\":\"KEY1234567\",\"environment\":\"development\",\"private_key\":\"$pem\"}}"
+}
+field() { sed -n "s/.*\"$1\":\"\\([^\"]*\\)\".*/\\1/p"; }
+big=$(create big)
+small=$(create small)
+big_auth="$(echo "$big" | field app_key):$(echo "$big" | field master_secret)"
+small_auth="$(echo "$small" | field app_key):$(echo "$small" | field master_secret)"
+
+echo "== seeding $N channels with a tracked activity 'match' (app big), 1 activity 'solo' (app small)"
+t0=$(date +%s.%N)
+psql -q "$DATABASE_URL" <<SQL
+INSERT INTO channels (app_id, install_id) SELECT a.id, 'd' || g FROM apps a, generate_series(1, $N) g WHERE a.name = 'big';
+INSERT INTO live_activities (app_id, channel_id, name, attributes_type, system_activity_id, push_token, environment)
+SELECT c.app_id, c.id, 'match', 'MatchAttributes', c.install_id, md5(c.install_id) || md5(c.install_id), 'development'
+FROM channels c;
+INSERT INTO channels (app_id, install_id) SELECT id, 'solo' FROM apps WHERE name = 'small';
+INSERT INTO live_activities (app_id, channel_id, name, attributes_type, system_activity_id, push_token, environment)
+SELECT c.app_id, c.id, 'solo', 'MatchAttributes', 'solo', repeat('cd', 32), 'development'
+FROM channels c WHERE c.install_id = 'solo';
+VACUUM ANALYZE;
+SQL
+echo "   seeded in $(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }') s"
+
+wpids=()
+for n in $(seq "$WORKERS"); do
+    WORKER_ID="bench-$n" WORKER_PORT=$(scripts/free-port.sh) DATABASE_POOL_SIZE=12 WORKER_CONCURRENCY=8 \
+        APNS_ENDPOINT="https://127.0.0.1:$sim_port" APNS_CA_FILE="$work/ca.pem" \
+        "$bin/worker" >"$work/worker-$n.log" 2>&1 &
+    pids+=($!)
+    wpids+=($!)
+    echo "$WORKER_PORT" >/dev/null
+done
+sleep 2
+cpu_before=()
+for p in "${wpids[@]}"; do cpu_before+=("$(cpu_of "$p")"); done
+sim_pid=${pids[0]}
+sim_before=$(cpu_of "$sim_pid")
+pg_before=$(ps -u lagw-postgres -o times= 2>/dev/null | awk '{ s += $1 } END { print s + 0 }')
+
+push() {
+    curl -fsS -u "$1" -H 'Content-Type: application/json' "http://127.0.0.1:$gw_port/api/push" -d "$2" | field push_ids | head -1
+}
+json_push_id() { sed -n 's/.*"push_ids":\["\([^"]*\)".*/\1/p'; }
+echo "== POST one update to every 'match' activity"
+big_id=$(curl -fsS -u "$big_auth" -H 'Content-Type: application/json' "http://127.0.0.1:$gw_port/api/push" \
+    -d '{"audience":"all","device_types":["ios"],"notification":{"ios":{"live_activity":{"event":"update","name":"match","content_state":{"home":1,"away":0,"minute":67}}}}}' | json_push_id)
+echo "   push $big_id"
+
+# The other app: one single-activity update every 200 ms while the fan-out runs.
+ts=1800000000
+small_ids=()
+while true; do
+    state=$(psql -qAt "$DATABASE_URL" -c "SELECT state FROM pushes WHERE id = '$big_id'")
+    [ "$state" = "done" ] || [ "$state" = "failed" ] && break
+    ts=$((ts + 1))
+    small_ids+=("$(curl -fsS -u "$small_auth" -H 'Content-Type: application/json' "http://127.0.0.1:$gw_port/api/push" \
+        -d "{\"audience\":\"all\",\"device_types\":[\"ios\"],\"notification\":{\"ios\":{\"live_activity\":{\"event\":\"update\",\"name\":\"solo\",\"content_state\":{\"n\":$ts},\"timestamp\":$ts}}}}" | json_push_id)")
+    sleep 0.2
+done
+sleep 1
+
+echo "== results"
+psql -qAt "$DATABASE_URL" -F ' ' -c "
+SELECT 'fan-out: ' || state || ', targeted ' || targeted || ', accepted ' || accepted || ', failed ' || failed
+       || ', POST -> last APNs answer ' || round(extract(epoch FROM finished_at - created_at)::numeric, 2) || ' s'
+       || ' (queue + resolve ' || round(extract(epoch FROM started_at - created_at)::numeric, 2) || ' s, then send + record '
+       || round(extract(epoch FROM finished_at - started_at)::numeric, 2) || ' s)'
+FROM pushes WHERE id = '$big_id'" | sed 's/^/   /'
+echo "   simulator: $(curl -fsS "http://127.0.0.1:$sim_admin/stats")"
+ids=$(printf "'%s'," "${small_ids[@]}")
+psql -qAt "$DATABASE_URL" -F ' ' -c "
+SELECT 'other app: ' || count(*) || ' single updates during the fan-out, POST -> APNs answer recorded: p50 '
+       || round(1000 * percentile_cont(0.5) WITHIN GROUP (ORDER BY extract(epoch FROM finished_at - created_at)))
+       || ' ms, p99 ' || round(1000 * percentile_cont(0.99) WITHIN GROUP (ORDER BY extract(epoch FROM finished_at - created_at)))
+       || ' ms, max ' || round(1000 * max(extract(epoch FROM finished_at - created_at))) || ' ms'
+FROM pushes WHERE id IN (${ids%,})" | sed 's/^/   /'
+echo "   phase time summed over workers (chunks run in parallel, so sums exceed wall time):"
+for n in $(seq "$WORKERS"); do :; done
+i=0
+for p in "${wpids[@]}"; do
+    port=$(tr '\0' '\n' <"/proc/$p/environ" | sed -n 's/^WORKER_PORT=//p')
+    curl -fsS "http://127.0.0.1:$port/metrics" | grep -E '^worker_push_phase_seconds_(sum|count)' >>"$work/phases.txt" || true
+    echo "   worker $((i + 1)) CPU: $(awk -v a="$(cpu_of "$p")" -v b="${cpu_before[$i]}" 'BEGIN { printf "%.1f", a - b }') s"
+    i=$((i + 1))
+done
+awk '{ split($1, a, "phase=\""); split(a[2], b, "\""); if ($1 ~ /_sum/) s[b[1]] += $2; else c[b[1]] += $2 }
+     END { for (k in s) printf "     %-7s %8.1f s over %d runs\n", k, s[k], c[k] }' "$work/phases.txt"
+echo "   simulator CPU: $(awk -v a="$(cpu_of "$sim_pid")" -v b="$sim_before" 'BEGIN { printf "%.1f", a - b }') s"
+echo "   postgres CPU: $(ps -u lagw-postgres -o times= 2>/dev/null | awk -v b="$pg_before" '{ s += $1 } END { printf "%.1f", s - b }') s"
