@@ -63,12 +63,15 @@ if [ "$real_apns" = false ]; then
         >"$data/logs/apns-sim.log" 2>&1 &
     pids+=($!)
     export APNS_ENDPOINT="https://127.0.0.1:$SIM_PORT" APNS_CA_FILE="$data/sim-ca.pem"
+    # The worker must trust the certificate the simulator writes at start.
+    for _ in $(seq 100); do
+        curl -fs "http://127.0.0.1:$SIM_ADMIN_PORT/stats" >/dev/null 2>&1 && [ -s "$data/sim-ca.pem" ] && break
+        sleep 0.2
+    done
 fi
 
 echo "==> gateway on http://127.0.0.1:$GATEWAY_PORT, worker metrics on http://127.0.0.1:$WORKER_PORT"
 GATEWAY_PORT=$GATEWAY_PORT "$bin/gateway" serve >"$data/logs/gateway.log" 2>&1 &
-pids+=($!)
-WORKER_PORT=$WORKER_PORT "$bin/worker" >"$data/logs/worker.log" 2>&1 &
 pids+=($!)
 
 gateway="http://127.0.0.1:$GATEWAY_PORT"
@@ -122,6 +125,12 @@ if [ "$real_apns" = false ]; then
     curl -fsS -X POST "http://127.0.0.1:$SIM_ADMIN_PORT/keys" -H 'Content-Type: application/json' \
         -d "{\"team_id\":\"$APNS_TEAM_ID\",\"key_id\":\"$APNS_KEY_ID\",\"public_key\":\"$pub\",\"bundle_ids\":[\"$BUNDLE_ID\"]}" >/dev/null
 fi
+
+# The worker starts last: the simulator must know the demo app's key before anything is sent.
+WORKER_PORT=$WORKER_PORT "$bin/worker" >"$data/logs/worker.log" 2>&1 &
+pids+=($!)
+sleep 1
+kill -0 "${pids[-1]}" 2>/dev/null || { echo "the worker stopped; see .data/logs/worker.log" >&2; exit 1; }
 
 cat <<MSG
 

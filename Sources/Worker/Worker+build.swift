@@ -28,7 +28,11 @@ func makeAPNsClient(configuration: WorkerConfiguration, logger: Logger) throws -
     apns.connectionsPerPool = configuration.apnsConnections
     apns.endpointOverride = configuration.apnsEndpoint
     if let file = configuration.apnsCAFile {
-        apns.trustRoots = .certificates(try NIOSSLCertificate.fromPEMFile(file))
+        do {
+            apns.trustRoots = .certificates(try NIOSSLCertificate.fromPEMFile(file))
+        } catch {
+            throw ConfigError(setting: WorkerConfiguration.apnsCAFile.label, problem: "is not a readable PEM certificate file")
+        }
     }
     return try APNsClient(configuration: apns, logger: logger)
 }

@@ -51,6 +51,9 @@ struct WorkerCommand: AsyncParsableCommand {
         } catch let error as MigrationError {
             FileHandle.standardError.write(Data("error: \(error.description)\n".utf8))
             throw ExitCode(1)
+        } catch let error as ConfigError {
+            FileHandle.standardError.write(Data("\(error.description)\n".utf8))
+            throw ExitCode(2)
         }
     }
 }
