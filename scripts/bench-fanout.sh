@@ -71,12 +71,13 @@ echo "   seeded in $(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f"
 
 wpids=()
 for n in $(seq "$WORKERS"); do
-    WORKER_ID="bench-$n" WORKER_PORT=$(scripts/free-port.sh) DATABASE_POOL_SIZE=12 WORKER_CONCURRENCY=8 \
+    wport=$(scripts/free-port.sh)
+    echo "$wport" >"$work/worker-$n.port"
+    WORKER_ID="bench-$n" WORKER_PORT=$wport DATABASE_POOL_SIZE=12 WORKER_CONCURRENCY=8 \
         APNS_ENDPOINT="https://127.0.0.1:$sim_port" APNS_CA_FILE="$work/ca.pem" \
         "$bin/worker" >"$work/worker-$n.log" 2>&1 &
     pids+=($!)
     wpids+=($!)
-    echo "$WORKER_PORT" >/dev/null
 done
 sleep 2
 cpu_before=()
@@ -123,10 +124,9 @@ SELECT 'other app: ' || count(*) || ' single updates during the fan-out, POST ->
        || ' ms, max ' || round(1000 * max(extract(epoch FROM finished_at - created_at))) || ' ms'
 FROM pushes WHERE id IN (${ids%,})" | sed 's/^/   /'
 echo "   phase time summed over workers (chunks run in parallel, so sums exceed wall time):"
-for n in $(seq "$WORKERS"); do :; done
 i=0
 for p in "${wpids[@]}"; do
-    port=$(tr '\0' '\n' <"/proc/$p/environ" | sed -n 's/^WORKER_PORT=//p')
+    port=$(cat "$work/worker-$((i + 1)).port")
     curl -fsS "http://127.0.0.1:$port/metrics" | grep -E '^worker_push_phase_seconds_(sum|count)' >>"$work/phases.txt" || true
     echo "   worker $((i + 1)) CPU: $(awk -v a="$(cpu_of "$p")" -v b="${cpu_before[$i]}" 'BEGIN { printf "%.1f", a - b }') s"
     i=$((i + 1))

@@ -14,5 +14,7 @@ scripts/pg.sh start "$dir/data" "$port" --ephemeral
 export TEST_DATABASE_URL="postgres://postgres@127.0.0.1:$port/postgres"
 export LAGW_REPO_ROOT="$PWD"
 swift build --build-tests
+# The end-to-end tests start the real `worker` binary.
+swift build --product worker
 # Serially: the suites measure wake-up latencies and leases, which CPU contention on 2 cores would blur.
 swift test --skip-build --no-parallel "$@"

@@ -58,6 +58,8 @@ CREATE TABLE push_batches (
     targets integer NOT NULL,
     processed integer NOT NULL DEFAULT 0,
     state text NOT NULL DEFAULT 'queued' CHECK (state IN ('queued', 'done', 'stopped')),
+    -- A push that fits in one chunk is sent by its fan-out job (no batch job): one job hop less for single updates.
+    sent_by_fanout boolean NOT NULL DEFAULT false,
     PRIMARY KEY (push_id, seq)
 );
 

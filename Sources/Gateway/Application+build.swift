@@ -39,7 +39,10 @@ func buildApplication(
         queueDepth: QueueDepthGauges(database: dependencies.database, metrics: dependencies.metrics)
     ).register(on: router)
 
-    AdminRoutes(apps: dependencies.apps, credentials: dependencies.credentials, bodyLimit: configuration.maxBodyBytes)
+    AdminRoutes(
+        apps: dependencies.apps, credentials: dependencies.credentials, database: dependencies.database,
+        bodyLimit: configuration.maxBodyBytes
+    )
         .register(on: router.group("admin").add(middleware: AdminAuthMiddleware(token: configuration.adminToken)))
 
     let api = router.group("api")
@@ -54,6 +57,8 @@ func buildApplication(
     ActivityRoutes(activities: activities, bodyLimit: configuration.maxBodyBytes).register(device: device)
     PushRoutes(pushes: PostgresPushStore(database: dependencies.database), bodyLimit: configuration.maxBodyBytes)
         .register(server: server)
+    ScheduleRoutes(schedules: PostgresScheduleStore(database: dependencies.database), bodyLimit: configuration.maxBodyBytes)
+        .register(server: server, device: device)
 
     var app = Application(
         router: router,

@@ -14,11 +14,15 @@ func jobHandlers(
 ) -> [String: any JobHandler] {
     let ledger = DeliveryLedger(database: database)
     let deliveries = DeliveryConfigCache(apps: PostgresAppStore(database: database, masterKey: masterKey))
+    let sender = PushBatchHandler(
+        database: database, ledger: ledger, apns: apns, deliveries: deliveries, settings: delivery, metrics: metrics)
     return [
         RegistryPurge.kind: RegistryPurge(database: database),
-        PushJobs.fanout: PushFanoutHandler(database: database, ledger: ledger, settings: delivery, metrics: metrics),
-        PushJobs.batch: PushBatchHandler(
-            database: database, ledger: ledger, apns: apns, deliveries: deliveries, settings: delivery, metrics: metrics),
+        IdleActivityEnder.kind: IdleActivityEnder(database: database),
+        ScheduleJobs.fire: ScheduleFiring(database: database),
+        PushJobs.fanout: PushFanoutHandler(
+            database: database, ledger: ledger, settings: delivery, metrics: metrics, sender: sender),
+        PushJobs.batch: sender,
     ]
 }
 
@@ -100,6 +104,8 @@ func buildWorker(configuration: WorkerConfiguration) async throws -> ServiceGrou
                 .init(
                     service: SchemaGatedService(database: database, wrapped: runner) {
                         try await RegistryPurge(database: database).scheduleNext(after: Date())
+                        try await Recurring.scheduleNext(
+                            kind: IdleActivityEnder.kind, every: .seconds(10), after: Date(), database: database)
                     }),
             ],
             gracefulShutdownSignals: [.sigterm, .sigint],

@@ -13,6 +13,8 @@ struct DomainErrorMiddleware<Context: RequestContext>: RouterMiddleware {
             throw APIError.validation(error)
         } catch let error as RegistryError {
             throw APIError(registry: error)
+        } catch let error as ScheduleError {
+            throw APIError(schedule: error)
         }
     }
 }
@@ -27,6 +29,21 @@ extension APIError {
                 .conflict, code: .conflict,
                 "The activity '\(id)' has ended; iOS gives a new activity a new id.",
                 details: ["path": "system_activity_id", "rule": "must not name an ended activity"])
+        }
+    }
+}
+
+extension APIError {
+    init(schedule error: ScheduleError) {
+        switch error {
+        case .activityNotTracked(let name):
+            self.init(
+                .notFound, code: .notFound, "The channel tracks no live activity named '\(name)'.",
+                details: ["path": "name", "rule": "must name a tracked activity"])
+        case .notPending(let state):
+            self.init(
+                .conflict, code: .conflict, "The schedule is \(state); only a pending schedule can change.",
+                details: ["state": state])
         }
     }
 }

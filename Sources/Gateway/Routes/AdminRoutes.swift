@@ -5,6 +5,7 @@ import Shared
 struct AdminRoutes {
     let apps: any AppStore
     let credentials: CredentialCache
+    let database: Database
     let bodyLimit: Int
 
     func register(on group: RouterGroup<GatewayContext>) {
@@ -14,6 +15,7 @@ struct AdminRoutes {
         group.put("apps/{key}/apns", use: self.replaceCredentials)
         group.post("apps/{key}/rotate-secrets", use: self.rotate)
         group.delete("apps/{key}", use: self.delete)
+        group.put("apps/{key}/policies", use: self.replacePolicies)
     }
 
     struct Created: Encodable, Sendable {
@@ -92,6 +94,15 @@ struct AdminRoutes {
         await self.credentials.invalidate(appKey: key)
         context.logger.info("app deleted", metadata: ["app_key": "\(key)"])
         return OK(Deleted(deleted: key))
+    }
+
+    /// Lifecycle policies: maximum age, retention, and idle ends by attributes type (replaced as a whole).
+    @Sendable func replacePolicies(_ request: Request, context: GatewayContext) async throws -> OK<Empty> {
+        let key = try context.parameters.require("key")
+        let policies = try await request.decodeJSON(ActivityPolicies.self, limit: self.bodyLimit)
+        guard try await policies.apply(appKey: key, database: self.database) else { throw APIError.notFound("The app") }
+        context.logger.info("app policies replaced", metadata: ["app_key": "\(key)"])
+        return OK(Empty())
     }
 }
 

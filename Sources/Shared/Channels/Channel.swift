@@ -160,10 +160,12 @@ public struct ForgetCounts: Sendable, Encodable, Equatable {
     public var tags: Int
     public var pushToStartTokens: Int
     public var liveActivities: Int
+    public var pendingSchedules: Int
 
     enum CodingKeys: String, CodingKey {
         case channels, tags
         case pushToStartTokens = "push_to_start_tokens"
         case liveActivities = "live_activities"
+        case pendingSchedules = "pending_schedules"
     }
 }

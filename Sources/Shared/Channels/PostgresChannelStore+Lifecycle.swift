@@ -11,15 +11,18 @@ extension PostgresChannelStore {
             t AS (DELETE FROM channel_tags WHERE channel_id IN (SELECT id FROM ch) RETURNING 1),
             p AS (DELETE FROM push_to_start_tokens WHERE channel_id IN (SELECT id FROM ch) RETURNING 1),
             l AS (DELETE FROM live_activities WHERE channel_id IN (SELECT id FROM ch) RETURNING 1),
+            s AS (DELETE FROM schedules WHERE channel_id IN (SELECT id FROM ch) RETURNING id, state),
+            j AS (DELETE FROM jobs WHERE dedupe_key IN (SELECT 'schedule:' || id::text FROM s) AND state = 'queued'),
             c AS (DELETE FROM channels WHERE id IN (SELECT id FROM ch) RETURNING 1)
             SELECT (SELECT count(*) FROM c), (SELECT count(*) FROM t), (SELECT count(*) FROM p),
-                   (SELECT count(*) FROM l)
+                   (SELECT count(*) FROM l), (SELECT count(*) FROM s WHERE state = 'pending')
             """,
             logger: self.database.logger
         )
-        for try await row in rows.decode((Int64, Int64, Int64, Int64).self) where row.0 > 0 {
+        for try await row in rows.decode((Int64, Int64, Int64, Int64, Int64).self) where row.0 > 0 {
             return ForgetCounts(
-                channels: Int(row.0), tags: Int(row.1), pushToStartTokens: Int(row.2), liveActivities: Int(row.3))
+                channels: Int(row.0), tags: Int(row.1), pushToStartTokens: Int(row.2), liveActivities: Int(row.3),
+                pendingSchedules: Int(row.4))
         }
         return nil
     }

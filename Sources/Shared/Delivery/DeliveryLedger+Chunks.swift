@@ -37,7 +37,8 @@ extension DeliveryLedger {
                         """
                         UPDATE live_activities
                         SET last_apns_timestamp = greatest(coalesce(last_apns_timestamp, 0), \(push.timestamp)),
-                            last_update_at = now(), state = 'ended', ended_reason = 'end_pushed', ended_at = now()
+                            last_update_at = now(), last_push_id = \(push.id), state = 'ended', ended_reason = 'end_pushed',
+                            ended_at = now()
                         WHERE id = ANY(\(ids)::int8[]) AND state = 'active'
                         """, logger: logger)
                 } else {
@@ -45,7 +46,7 @@ extension DeliveryLedger {
                         """
                         UPDATE live_activities
                         SET last_apns_timestamp = greatest(coalesce(last_apns_timestamp, 0), \(push.timestamp)),
-                            last_update_at = now()
+                            last_update_at = now(), last_push_id = \(push.id)
                         WHERE id = ANY(\(ids)::int8[]) AND state = 'active'
                         """, logger: logger)
                 }

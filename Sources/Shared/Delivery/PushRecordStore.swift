@@ -22,6 +22,7 @@ public struct PushBatch: Sendable {
     public var upper: UUID?
     public var cursor: UUID?
     public var state: String
+    public var sentByFanout: Bool
 }
 
 /// The rows the worker reads and writes while delivering pushes. Every write of a chunk is one transaction.
@@ -61,7 +62,10 @@ public struct DeliveryLedger: Sendable {
     }
 
     /// Records the fan-out: batches, their jobs, the targeted count. False when another run already did.
-    public func recordFanout(push: PushForDelivery, boundaries: [UUID], total: Int, batchSize: Int) async throws -> Bool {
+    /// - Parameter inline: the fan-out job sends the (single) batch itself: no batch job is queued.
+    public func recordFanout(
+        push: PushForDelivery, boundaries: [UUID], total: Int, batchSize: Int, inline: Bool = false
+    ) async throws -> Bool {
         let count = total == 0 ? 0 : (total + batchSize - 1) / batchSize
         return try await self.database.transaction { connection in
             let claimed = try await connection.query(
@@ -86,11 +90,12 @@ public struct DeliveryLedger: Sendable {
             }
             try await connection.query(
                 """
-                INSERT INTO push_batches (push_id, seq, lower_channel, upper_channel, targets)
-                SELECT \(push.id), seq::int4 - 1, nullif(lo, '')::uuid, nullif(hi, '')::uuid, n
+                INSERT INTO push_batches (push_id, seq, lower_channel, upper_channel, targets, sent_by_fanout)
+                SELECT \(push.id), seq::int4 - 1, nullif(lo, '')::uuid, nullif(hi, '')::uuid, n, \(inline)
                 FROM unnest(\(lowers)::text[], \(uppers)::text[], \(sizes)::int4[]) WITH ORDINALITY AS x(lo, hi, n, seq)
                 """,
                 logger: self.logger)
+            guard !inline else { return true }
             let id = push.id.uuidString.lowercased()
             _ = try await PostgresJobQueue.enqueue(
                 (0..<count).map { seq in
@@ -104,12 +109,13 @@ public struct DeliveryLedger: Sendable {
     public func batch(pushID: UUID, seq: Int32) async throws -> PushBatch? {
         let rows = try await self.database.client.query(
             """
-            SELECT lower_channel, upper_channel, cursor_channel, state FROM push_batches
+            SELECT lower_channel, upper_channel, cursor_channel, state, sent_by_fanout FROM push_batches
             WHERE push_id = \(pushID) AND seq = \(seq)
             """,
             logger: self.logger)
-        for try await (lower, upper, cursor, state) in rows.decode((UUID?, UUID?, UUID?, String).self) {
-            return PushBatch(pushID: pushID, seq: seq, lower: lower, upper: upper, cursor: cursor, state: state)
+        for try await (lower, upper, cursor, state, inline) in rows.decode((UUID?, UUID?, UUID?, String, Bool).self) {
+            return PushBatch(
+                pushID: pushID, seq: seq, lower: lower, upper: upper, cursor: cursor, state: state, sentByFanout: inline)
         }
         return nil
     }

@@ -16,29 +16,10 @@ public struct PostgresPushStore: PushStore {
         -> (accepted: PushAccepted, replayed: Bool)
     {
         let accepted = PushAccepted(operationID: UUID(), pushIDs: pushes.map { _ in UUID() })
-        let response = String(decoding: try JSONEncoder().encode(accepted), as: UTF8.self)
-        let timestamp = Int64(now.timeIntervalSince1970)
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = .sortedKeys
-        // Everything is encoded before the transaction starts.
-        var payloads: [ByteBuffer] = []
-        var audiences: [String] = []
-        for push in pushes {
-            payloads.append(ByteBuffer(bytes: try push.payload(timestamp: timestamp)))
-            audiences.append(String(decoding: try encoder.encode(push.audience), as: UTF8.self))
-        }
-        let requests = try pushes.map { String(decoding: try encoder.encode(PushRecord(push: $0)), as: UTF8.self) }
+        let rows = try Self.rows(pushes, timestamp: Int64(now.timeIntervalSince1970))
         return try await self.database.transaction { connection in
-            let inserted = try await connection.query(
-                """
-                INSERT INTO push_operations (id, app_id, idempotency_key, response)
-                VALUES (\(accepted.operationID), \(appID), \(idempotencyKey), \(response)::jsonb)
-                ON CONFLICT (app_id, idempotency_key) WHERE idempotency_key IS NOT NULL DO NOTHING
-                RETURNING id
-                """,
-                logger: self.logger
-            ).collect()
-            if inserted.isEmpty {
+            guard try await Self.insertOperation(accepted, appID: appID, idempotencyKey: idempotencyKey, on: connection, logger: self.logger)
+            else {
                 let rows = try await connection.query(
                     """
                     SELECT response::text FROM push_operations
@@ -50,32 +31,80 @@ public struct PostgresPushStore: PushStore {
                 }
                 throw PushStoreError.idempotencyRace
             }
-            try await connection.query(
-                """
-                INSERT INTO pushes (id, app_id, operation_id, event, activity_name, attributes_type, audience, request,
-                                    apns_payload, apns_timestamp, apns_priority, campaign_categories)
-                SELECT id, \(appID), \(accepted.operationID), event, nullif(name, ''), nullif(type, ''), audience::jsonb, request::jsonb, payload,
-                       ts, priority, string_to_array(categories, E'\\x1f')
-                FROM unnest(\(accepted.pushIDs)::uuid[], \(pushes.map { $0.liveActivity.event.rawValue })::text[],
-                            \(pushes.map { $0.liveActivity.name ?? "" })::text[],
-                            \(pushes.map { $0.liveActivity.attributesType ?? "" })::text[], \(audiences)::text[],
-                            \(requests)::text[], \(payloads)::bytea[],
-                            \(pushes.map { $0.liveActivity.timestamp ?? timestamp })::int8[],
-                            \(pushes.map { Int16($0.liveActivity.priority) })::int2[],
-                            \(pushes.map { $0.campaignCategories.joined(separator: "\u{1f}") })::text[])
-                    AS x(id, event, name, type, audience, request, payload, ts, priority, categories)
-                """,
-                logger: self.logger
-            )
-            _ = try await PostgresJobQueue.enqueue(
-                accepted.pushIDs.map { id in
-                    JobRequest(
-                        kind: PushJobs.fanout, appID: appID, payload: #"{"push_id":"\#(id.uuidString.lowercased())"}"#,
-                        priority: 1)
-                },
-                on: connection, logger: self.logger)
+            try await Self.insertPushes(rows, accepted: accepted, appID: appID, on: connection, logger: self.logger)
             return (accepted, false)
         }
+    }
+
+    /// What a push row needs, encoded before any transaction starts.
+    struct Rows {
+        var pushes: [PushRequest]
+        var payloads: [ByteBuffer]
+        var audiences: [String]
+        var requests: [String]
+        var timestamp: Int64
+    }
+
+    static func rows(_ pushes: [PushRequest], timestamp: Int64) throws -> Rows {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        var rows = Rows(pushes: pushes, payloads: [], audiences: [], requests: [], timestamp: timestamp)
+        for push in pushes {
+            rows.payloads.append(ByteBuffer(bytes: try push.payload(timestamp: timestamp)))
+            rows.audiences.append(String(decoding: try encoder.encode(push.audience), as: UTF8.self))
+            rows.requests.append(String(decoding: try encoder.encode(push), as: UTF8.self))
+        }
+        return rows
+    }
+
+    /// False when the idempotency key was used before (nothing inserted).
+    static func insertOperation(
+        _ accepted: PushAccepted, appID: Int64, idempotencyKey: String?, on connection: PostgresConnection, logger: Logger
+    ) async throws -> Bool {
+        let response = String(decoding: try JSONEncoder().encode(accepted), as: UTF8.self)
+        let inserted = try await connection.query(
+            """
+            INSERT INTO push_operations (id, app_id, idempotency_key, response)
+            VALUES (\(accepted.operationID), \(appID), \(idempotencyKey), \(response)::jsonb)
+            ON CONFLICT (app_id, idempotency_key) WHERE idempotency_key IS NOT NULL DO NOTHING
+            RETURNING id
+            """,
+            logger: logger
+        ).collect()
+        return !inserted.isEmpty
+    }
+
+    /// Inserts the pushes of an operation and queues their fan-out, inside the caller's transaction.
+    static func insertPushes(
+        _ rows: Rows, accepted: PushAccepted, appID: Int64, scheduleIDs: [UUID]? = nil, on connection: PostgresConnection,
+        logger: Logger
+    ) async throws {
+        let pushes = rows.pushes
+        let schedules = (scheduleIDs ?? []).map { $0.uuidString } + Array(repeating: "", count: max(0, pushes.count - (scheduleIDs?.count ?? 0)))
+        try await connection.query(
+            """
+            INSERT INTO pushes (id, app_id, operation_id, event, activity_name, attributes_type, audience, request,
+                                apns_payload, apns_timestamp, apns_priority, campaign_categories, schedule_id)
+            SELECT id, \(appID), \(accepted.operationID), event, nullif(name, ''), nullif(type, ''), audience::jsonb,
+                   request::jsonb, payload, ts, priority, string_to_array(categories, E'\\x1f'), nullif(schedule, '')::uuid
+            FROM unnest(\(accepted.pushIDs)::uuid[], \(pushes.map { $0.liveActivity.event.rawValue })::text[],
+                        \(pushes.map { $0.liveActivity.name ?? "" })::text[],
+                        \(pushes.map { $0.liveActivity.attributesType ?? "" })::text[], \(rows.audiences)::text[],
+                        \(rows.requests)::text[], \(rows.payloads)::bytea[],
+                        \(pushes.map { $0.liveActivity.timestamp ?? rows.timestamp })::int8[],
+                        \(pushes.map { Int16($0.liveActivity.priority) })::int2[],
+                        \(pushes.map { $0.campaignCategories.joined(separator: "\u{1f}") })::text[], \(schedules)::text[])
+                AS x(id, event, name, type, audience, request, payload, ts, priority, categories, schedule)
+            """,
+            logger: logger
+        )
+        _ = try await PostgresJobQueue.enqueue(
+            accepted.pushIDs.map { id in
+                JobRequest(
+                    kind: PushJobs.fanout, appID: appID, payload: #"{"push_id":"\#(id.uuidString.lowercased())"}"#,
+                    priority: 1)
+            },
+            on: connection, logger: logger)
     }
 
     public func report(appID: Int64, pushID: UUID) async throws -> PushReport? {
@@ -149,17 +178,4 @@ public struct PostgresPushStore: PushStore {
 enum PushStoreError: Error {
     /// The idempotency key's operation vanished between the insert and the read (deleted app): retry.
     case idempotencyRace
-}
-
-/// The stored form of a push request (what was asked, for reports and support).
-struct PushRecord: Encodable {
-    var push: PushRequest
-
-    func encode(to encoder: any Encoder) throws {
-        var c = encoder.container(keyedBy: AnyCodingKey.self)
-        try c.encode(self.push.audience, forKey: AnyCodingKey(stringValue: "audience"))
-        try c.encode(self.push.liveActivity.event.rawValue, forKey: AnyCodingKey(stringValue: "event"))
-        try c.encode(self.push.liveActivity.name, forKey: AnyCodingKey(stringValue: "name"))
-        try c.encode(self.push.campaignCategories, forKey: AnyCodingKey(stringValue: "categories"))
-    }
 }

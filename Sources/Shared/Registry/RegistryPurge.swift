@@ -93,12 +93,6 @@ public struct RegistryPurge: JobHandler {
 
     /// Makes sure the run of the slot after `date` is queued (idempotent across workers).
     public func scheduleNext(after date: Date) async throws {
-        let seconds = max(1, Int(self.interval.seconds))
-        let slot = Int(date.timeIntervalSince1970) / seconds + 1
-        _ = try await PostgresJobQueue(database: self.database).enqueue([
-            JobRequest(
-                kind: Self.kind, appID: 0, runAt: Date(timeIntervalSince1970: TimeInterval(slot * seconds)),
-                priority: -1, maxAttempts: 3, dedupeKey: "\(Self.kind)@\(slot)")
-        ])
+        try await Recurring.scheduleNext(kind: Self.kind, every: self.interval, after: date, database: self.database)
     }
 }

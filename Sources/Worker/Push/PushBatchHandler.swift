@@ -20,9 +20,13 @@ struct PushBatchHandler: JobHandler {
         var logger = logger
         logger[metadataKey: "push_id"] = "\(reference.push_id.uuidString.lowercased())"
         logger[metadataKey: "batch"] = "\(seq)"
-        guard let push = try await self.ledger.push(reference.push_id),
-            let batch = try await self.ledger.batch(pushID: push.id, seq: seq), batch.state == "queued"
-        else { return }
+        guard let push = try await self.ledger.push(reference.push_id) else { return }
+        try await self.deliver(push, seq: seq, logger: logger)
+    }
+
+    /// Sends batch `seq` of `push` from its cursor to its end.
+    func deliver(_ push: PushForDelivery, seq: Int32, logger: Logger) async throws {
+        guard let batch = try await self.ledger.batch(pushID: push.id, seq: seq), batch.state == "queued" else { return }
         guard let (bundleID, credentials) = try await self.deliveries.configuration(appID: push.appID) else {
             throw JobError.permanent("the app no longer exists")
         }

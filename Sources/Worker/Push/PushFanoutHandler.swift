@@ -9,25 +9,43 @@ struct PushFanoutHandler: JobHandler {
     let ledger: DeliveryLedger
     let settings: DeliverySettings
     let metrics: any MetricsFactory
+    /// Sends a push that fits in one chunk right here, instead of through a second job (single-activity updates).
+    /// This job's lease then covers the send: a crash re-runs this job, which resumes the batch from its cursor.
+    let sender: PushBatchHandler
 
     func run(_ job: ClaimedJob, logger: Logger) async throws {
         let pushID = try JobPayload.pushID(job)
         var logger = logger
         logger[metadataKey: "push_id"] = "\(pushID.uuidString.lowercased())"
-        guard let push = try await self.ledger.push(pushID), push.state == "queued" else { return }
+        guard let push = try await self.ledger.push(pushID) else { return }
+        if push.state == "sending" {
+            // A re-run after a crash: finish the batch this job was sending itself, if it was one.
+            if let batch = try await self.ledger.batch(pushID: pushID, seq: 0), batch.sentByFanout {
+                try await self.sender.deliver(push, seq: 0, logger: logger)
+            }
+            return
+        }
+        guard push.state == "queued" else { return }
         let started = ContinuousClock.now
         let (boundaries, total) = try await push.targets.boundaries(
             batchSize: self.settings.batchSize, on: self.database.client, logger: self.database.logger)
         Timer(label: "worker_push_phase_seconds", dimensions: [("phase", "resolve")], factory: self.metrics)
             .recordInterval(ContinuousClock.now - started)
+        let inline = total > 0 && total <= self.settings.chunkSize
         let recorded = try await self.ledger.recordFanout(
-            push: push, boundaries: boundaries, total: total, batchSize: self.settings.batchSize)
-        logger.info(
+            push: push, boundaries: boundaries, total: total, batchSize: self.settings.batchSize,
+            inline: inline)
+        logger.debug(
             "push fanned out",
             metadata: [
                 "app_id": "\(push.appID)", "targeted": "\(total)", "batches": "\(boundaries.count + (total > 0 ? 1 : 0))",
                 "resolve_ms": "\((ContinuousClock.now - started).seconds * 1000)", "recorded": "\(recorded)",
             ])
+        if inline && recorded {
+            var sending = push
+            sending.state = "sending"
+            try await self.sender.deliver(sending, seq: 0, logger: logger)
+        }
     }
 }
 

@@ -1,0 +1,144 @@
+import Foundation
+import Hummingbird
+import Shared
+
+/// Airship's `/api/schedules` (server API), and the scheduled updates of one tracked activity plus tap attribution
+/// (device API).
+struct ScheduleRoutes {
+    let schedules: any ScheduleStore
+    let bodyLimit: Int
+
+    func register(server: RouterGroup<GatewayContext>, device: RouterGroup<GatewayContext>) {
+        server.post("schedules", use: self.create)
+        server.get("schedules", use: self.list)
+        server.get("schedules/{schedule_id}", use: self.get)
+        server.put("schedules/{schedule_id}", use: self.replace)
+        server.delete("schedules/{schedule_id}", use: self.delete)
+        device.post("channels/{channel_id}/live-activities/{name}/updates", use: self.scheduleUpdate)
+        device.delete("channels/{channel_id}/live-activities/{name}/updates", use: self.cancelUpdates)
+        device.post("channels/{channel_id}/launches", use: self.launch)
+    }
+
+    /// One schedule object, or a list of them (as Airship accepts).
+    struct Submission: Decodable, Sendable {
+        var requests: [ScheduleRequest]
+
+        init(from decoder: any Decoder) throws {
+            if var list = try? decoder.unkeyedContainer() {
+                var requests: [ScheduleRequest] = []
+                while !list.isAtEnd {
+                    guard requests.count < 100 else { throw ValidationError(path: "", rule: "a list may hold at most 100 schedules") }
+                    requests.append(try list.decode(ScheduleRequest.self))
+                }
+                guard !requests.isEmpty else { throw ValidationError(path: "", rule: "the list of schedules is empty") }
+                self.requests = requests
+            } else {
+                self.requests = [try ScheduleRequest(from: decoder)]
+            }
+        }
+    }
+
+    struct Created: Encodable, Sendable {
+        var scheduleURLs: [String]
+        var scheduleIDs: [String]
+        enum CodingKeys: String, CodingKey {
+            case scheduleURLs = "schedule_urls"
+            case scheduleIDs = "schedule_ids"
+        }
+    }
+
+    @Sendable func create(_ request: Request, context: GatewayContext) async throws -> OK<Created> {
+        let tenant = try context.requireTenant()
+        let submission = try await request.decodeJSON(Submission.self, limit: self.bodyLimit)
+        let created = try await self.schedules.create(appID: tenant.appID, submission.requests, now: Date())
+        let ids = created.map { $0.id.uuidString.lowercased() }
+        return OK(Created(scheduleURLs: ids.map { "/api/schedules/\($0)" }, scheduleIDs: ids), status: .created)
+    }
+
+    struct Listing: Encodable, Sendable { var schedules: [ScheduleSummary] }
+
+    @Sendable func list(_ request: Request, context: GatewayContext) async throws -> OK<Listing> {
+        let tenant = try context.requireTenant()
+        return OK(Listing(schedules: try await self.schedules.list(appID: tenant.appID, limit: 1000)))
+    }
+
+    struct One: Encodable, Sendable { var schedule: ScheduleSummary }
+
+    @Sendable func get(_ request: Request, context: GatewayContext) async throws -> OK<One> {
+        let tenant = try context.requireTenant()
+        guard let schedule = try await self.schedules.get(appID: tenant.appID, id: try Self.scheduleID(context)) else {
+            throw APIError.notFound("The schedule")
+        }
+        return OK(One(schedule: schedule))
+    }
+
+    @Sendable func replace(_ request: Request, context: GatewayContext) async throws -> OK<One> {
+        let tenant = try context.requireTenant()
+        let id = try Self.scheduleID(context)
+        let body = try await request.decodeJSON(ScheduleRequest.self, limit: self.bodyLimit)
+        guard let schedule = try await self.schedules.replace(appID: tenant.appID, id: id, body, now: Date()) else {
+            throw APIError.notFound("The schedule")
+        }
+        return OK(One(schedule: schedule))
+    }
+
+    @Sendable func delete(_ request: Request, context: GatewayContext) async throws -> OK<Empty> {
+        let tenant = try context.requireTenant()
+        guard try await self.schedules.delete(appID: tenant.appID, id: try Self.scheduleID(context)) else {
+            throw APIError.notFound("The schedule")
+        }
+        return OK(Empty())
+    }
+
+    struct Scheduled: Encodable, Sendable {
+        var scheduleID: String
+        var sendAt: Int64
+        enum CodingKeys: String, CodingKey {
+            case scheduleID = "schedule_id"
+            case sendAt = "send_at"
+        }
+    }
+
+    @Sendable func scheduleUpdate(_ request: Request, context: GatewayContext) async throws -> OK<Scheduled> {
+        let tenant = try context.requireTenant()
+        let (channelID, name) = (try ChannelRoutes.channelID(context), try ActivityRoutes.name(context))
+        let body = try await request.decodeJSON(ActivityUpdateRequest.self, limit: self.bodyLimit)
+        let (id, sendAt) = try await self.schedules.scheduleUpdate(
+            appID: tenant.appID, channelID: channelID, name: name, body, now: Date())
+        return OK(
+            Scheduled(scheduleID: id.uuidString.lowercased(), sendAt: Int64(sendAt.timeIntervalSince1970.rounded(.up))),
+            status: .created)
+    }
+
+    struct Canceled: Encodable, Sendable { var canceled: Int }
+
+    @Sendable func cancelUpdates(_ request: Request, context: GatewayContext) async throws -> OK<Canceled> {
+        let tenant = try context.requireTenant()
+        let (channelID, name) = (try ChannelRoutes.channelID(context), try ActivityRoutes.name(context))
+        return OK(Canceled(canceled: try await self.schedules.cancelUpdates(appID: tenant.appID, channelID: channelID, name: name)))
+    }
+
+    struct Launch: Decodable, Sendable {
+        var systemActivityID: String
+        enum CodingKeys: String, CodingKey, CaseIterable { case systemActivityID = "system_activity_id" }
+        init(from decoder: any Decoder) throws {
+            try decoder.rejectUnknownKeys(CodingKeys.self)
+            self.systemActivityID = try decoder.container(keyedBy: CodingKeys.self).decode(String.self, forKey: .systemActivityID)
+            try RegistryRules.systemActivityID(self.systemActivityID, path: "system_activity_id")
+        }
+    }
+
+    @Sendable func launch(_ request: Request, context: GatewayContext) async throws -> OK<LaunchAttribution> {
+        let tenant = try context.requireTenant()
+        let channelID = try ChannelRoutes.channelID(context)
+        let body = try await request.decodeJSON(Launch.self, limit: self.bodyLimit)
+        return OK(try await self.schedules.launch(appID: tenant.appID, channelID: channelID, systemActivityID: body.systemActivityID))
+    }
+
+    static func scheduleID(_ context: GatewayContext) throws -> UUID {
+        guard let raw = context.parameters.get("schedule_id"), let id = UUID(uuidString: raw) else {
+            throw APIError.notFound("The schedule")
+        }
+        return id
+    }
+}
