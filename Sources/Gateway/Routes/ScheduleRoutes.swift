@@ -19,25 +19,6 @@ struct ScheduleRoutes {
         device.post("channels/{channel_id}/launches", use: self.launch)
     }
 
-    /// One schedule object, or a list of them (as Airship accepts).
-    struct Submission: Decodable, Sendable {
-        var requests: [ScheduleRequest]
-
-        init(from decoder: any Decoder) throws {
-            if var list = try? decoder.unkeyedContainer() {
-                var requests: [ScheduleRequest] = []
-                while !list.isAtEnd {
-                    guard requests.count < 100 else { throw ValidationError(path: "", rule: "a list may hold at most 100 schedules") }
-                    requests.append(try list.decode(ScheduleRequest.self))
-                }
-                guard !requests.isEmpty else { throw ValidationError(path: "", rule: "the list of schedules is empty") }
-                self.requests = requests
-            } else {
-                self.requests = [try ScheduleRequest(from: decoder)]
-            }
-        }
-    }
-
     struct Created: Encodable, Sendable {
         var scheduleURLs: [String]
         var scheduleIDs: [String]
@@ -49,8 +30,8 @@ struct ScheduleRoutes {
 
     @Sendable func create(_ request: Request, context: GatewayContext) async throws -> OK<Created> {
         let tenant = try context.requireTenant()
-        let submission = try await request.decodeJSON(Submission.self, limit: self.bodyLimit)
-        let created = try await self.schedules.create(appID: tenant.appID, submission.requests, now: Date())
+        let submission = try await request.decodeJSON(OneOrMany<ScheduleRequest>.self, limit: self.bodyLimit)
+        let created = try await self.schedules.create(appID: tenant.appID, submission.elements, now: Date())
         let ids = created.map { $0.id.uuidString.lowercased() }
         return OK(Created(scheduleURLs: ids.map { "/api/schedules/\($0)" }, scheduleIDs: ids), status: .created)
     }

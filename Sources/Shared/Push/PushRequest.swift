@@ -63,25 +63,12 @@ extension PushRequest: Decodable {
 }
 
 /// The body of `POST /api/push`: one push object, or a list of them (as Airship accepts).
-public struct PushSubmission: Sendable, Equatable, Decodable {
-    public static let maxPushes = 100
+public struct PushSubmission: Sendable, Decodable {
     public var pushes: [PushRequest]
 
     public init(pushes: [PushRequest]) { self.pushes = pushes }
 
     public init(from decoder: any Decoder) throws {
-        if var list = try? decoder.unkeyedContainer() {
-            var pushes: [PushRequest] = []
-            while !list.isAtEnd {
-                guard pushes.count < Self.maxPushes else {
-                    throw ValidationError(path: "", rule: "a list may hold at most \(Self.maxPushes) pushes")
-                }
-                pushes.append(try list.decode(PushRequest.self))
-            }
-            guard !pushes.isEmpty else { throw ValidationError(path: "", rule: "the list of pushes is empty") }
-            self.pushes = pushes
-        } else {
-            self.pushes = [try PushRequest(from: decoder)]
-        }
+        self.pushes = try OneOrMany<PushRequest>(from: decoder).elements
     }
 }

@@ -74,8 +74,9 @@ public protocol JobQueue: Sendable {
     /// Returns the ids of the jobs inserted (a job whose `dedupeKey` is already live is not).
     @discardableResult
     func enqueue(_ jobs: [JobRequest]) async throws -> [Int64]
-    /// Claims up to `limit` due jobs for `owner`, interleaving apps, each leased for `lease`.
-    func claim(limit: Int, owner: String, lease: Duration) async throws -> [ClaimedJob]
+    /// Claims up to `limit` due jobs for `owner`, interleaving apps, each leased for `lease`, none of the kinds in
+    /// `excludingKinds`.
+    func claim(limit: Int, owner: String, lease: Duration, excludingKinds: [String]) async throws -> [ClaimedJob]
     /// Extends the lease of the jobs `owner` still holds; returns those ids.
     @discardableResult
     func extendLease(ids: [Int64], owner: String, lease: Duration) async throws -> [Int64]
@@ -88,4 +89,11 @@ public protocol JobQueue: Sendable {
     /// Dead-letters jobs whose lease expired on their last attempt; returns how many.
     @discardableResult
     func buryAbandoned() async throws -> Int
+}
+
+extension JobQueue {
+    /// Claims due jobs of any kind.
+    public func claim(limit: Int, owner: String, lease: Duration) async throws -> [ClaimedJob] {
+        try await self.claim(limit: limit, owner: owner, lease: lease, excludingKinds: [])
+    }
 }

@@ -12,6 +12,9 @@ public struct JobRunnerConfiguration: Sendable {
     /// The longest an idle runner sleeps without a notification (the fallback poll).
     public var pollInterval: Duration
     public var backoff: Backoff
+    /// The most jobs of a kind in flight at once, so long jobs (big fan-out batches) leave slots for short ones
+    /// (another tenant's single update).
+    public var kindLimits: [String: Int] = [:]
 
     public init(
         owner: String = "worker-\(UUID().uuidString.prefix(8).lowercased())",
@@ -66,7 +69,7 @@ public struct JobRunner: Service {
                     let capacity = self.configuration.concurrency - (await ledger.inFlightCount)
                     var sleep = self.configuration.pollInterval
                     if capacity > 0 {
-                        let claimed = await self.claim(limit: capacity)
+                        let claimed = await self.claim(capacity: capacity, ledger: ledger)
                         for job in claimed {
                             await ledger.start(job)
                             jobs.addTask {
@@ -90,10 +93,27 @@ public struct JobRunner: Service {
         self.logger.info("job runner stopped")
     }
 
-    private func claim(limit: Int) async -> [ClaimedJob] {
+    /// Fills `capacity` slots, none with a kind already at its limit: first up to the smallest headroom left
+    /// under a limit (any kind), then the rest with the limited kinds left out.
+    private func claim(capacity: Int, ledger: JobLedger) async -> [ClaimedJob] {
+        guard !self.configuration.kindLimits.isEmpty else { return await self.claim(limit: capacity, excluding: []) }
+        var headroom: [String: Int] = [:]
+        for (kind, limit) in self.configuration.kindLimits {
+            headroom[kind] = max(0, limit - (await ledger.inFlight(kind: kind)))
+        }
+        let open = headroom.values.min() ?? capacity
+        var claimed = await self.claim(limit: min(capacity, open), excluding: headroom.filter { $0.value == 0 }.map(\.key))
+        if claimed.count == min(capacity, open), capacity > claimed.count {
+            claimed += await self.claim(limit: capacity - claimed.count, excluding: Array(headroom.keys))
+        }
+        return claimed
+    }
+
+    private func claim(limit: Int, excluding: [String]) async -> [ClaimedJob] {
+        guard limit > 0 else { return [] }
         do {
             return try await self.queue.claim(
-                limit: limit, owner: self.configuration.owner, lease: self.configuration.lease)
+                limit: limit, owner: self.configuration.owner, lease: self.configuration.lease, excludingKinds: excluding)
         } catch {
             self.logger.warning("claim failed", metadata: ["error": "\(String(reflecting: error))"])
             return []
@@ -207,6 +227,8 @@ actor JobLedger {
     private var kinds: [Int64: String] = [:]
 
     var inFlightCount: Int { self.inFlight.count }
+
+    func inFlight(kind: String) -> Int { self.inFlight.reduce(0) { $0 + (self.kinds[$1] == kind ? 1 : 0) } }
     var inFlightIDs: [Int64] { Array(self.inFlight) }
 
     func start(_ job: ClaimedJob) {

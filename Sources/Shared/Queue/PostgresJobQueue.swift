@@ -42,7 +42,9 @@ public struct PostgresJobQueue: JobQueue {
         return ids
     }
 
-    public func claim(limit: Int, owner: String, lease: Duration) async throws -> [ClaimedJob] {
+    public func claim(limit: Int, owner: String, lease: Duration, excludingKinds excluded: [String]) async throws
+        -> [ClaimedJob]
+    {
         guard limit > 0 else { return [] }
         // 1. due_apps: the apps with due work, found with a loose index scan (one probe per app).
         // 2. candidates: up to `limit` due jobs of each app, locked, skipping those other claimers hold,
@@ -51,10 +53,12 @@ public struct PostgresJobQueue: JobQueue {
             """
             WITH RECURSIVE due_apps(app_id) AS (
                 (SELECT app_id FROM jobs
-                 WHERE state IN ('queued', 'running') AND run_at <= now() ORDER BY app_id LIMIT 1)
+                 WHERE state IN ('queued', 'running') AND run_at <= now() AND kind <> ALL(\(excluded)::text[])
+                 ORDER BY app_id LIMIT 1)
                 UNION ALL
                 SELECT (SELECT j.app_id FROM jobs j
                         WHERE j.state IN ('queued', 'running') AND j.run_at <= now() AND j.app_id > d.app_id
+                          AND j.kind <> ALL(\(excluded)::text[])
                         ORDER BY j.app_id LIMIT 1)
                 FROM due_apps d WHERE d.app_id IS NOT NULL
             ),
@@ -65,6 +69,7 @@ public struct PostgresJobQueue: JobQueue {
                 CROSS JOIN LATERAL (
                     SELECT j.id, j.app_id, j.priority, j.run_at FROM jobs j
                     WHERE j.app_id = d.app_id AND j.state IN ('queued', 'running') AND j.run_at <= now()
+                      AND j.kind <> ALL(\(excluded)::text[])
                     ORDER BY j.priority DESC, j.run_at, j.id
                     LIMIT \(limit)
                     FOR UPDATE SKIP LOCKED

@@ -35,13 +35,16 @@ extension Database {
 func runner(
     _ queue: PostgresJobQueue, owner: String, handlers: [String: any JobHandler], concurrency: Int = 16,
     lease: Duration = .seconds(30), poll: Duration = .milliseconds(200), backoff: Backoff = Backoff(),
-    wakeups: Bool = true
+    wakeups: Bool = true, kindLimits: [String: Int] = [:]
 ) -> JobRunner {
-    JobRunner(
+    var configuration = JobRunnerConfiguration(
+        owner: owner, concurrency: concurrency, lease: lease, pollInterval: poll, backoff: backoff)
+    configuration.kindLimits = kindLimits
+    return JobRunner(
         queue: queue,
         wakeups: wakeups ? queue : nil,
         handlers: handlers,
-        configuration: .init(owner: owner, concurrency: concurrency, lease: lease, pollInterval: poll, backoff: backoff),
+        configuration: configuration,
         metrics: NOOPMetricsHandler.instance,
         logger: TestEnvironment.quietLogger
     )
