@@ -106,4 +106,28 @@ import Testing
             #expect(try await ender.endIdle(now: Date()) == 0)
         }
     }
+
+    @Test func anEndTimeGivenAtTrackingEndsTheActivityOnce() async throws {
+        try await EndToEndHarness.run(workers: 1) { e2e in
+            let gw = e2e.gateway
+            let channel = try await gw.registerChannel(e2e.app, installID: "rider-1")
+            let endAt = Int(Date().timeIntervalSince1970) + 2
+            let body = #"{"attributes_type":"DeliveryAttributes","token":"\#(hexToken(1))","system_activity_id":"d-1","end_at":\#(endAt)}"#
+            let path = "/api/channels/\(channel)/live-activities/delivery"
+            #expect(try await gw.request(.put, path, json: body, auth: e2e.app.device).status == .created)
+            // A retry moves nothing and adds nothing.
+            #expect(try await gw.request(.put, path, json: body, auth: e2e.app.device).status == .ok)
+            #expect(try await gw.database.scalar("SELECT count(*) FROM schedules WHERE name = 'end_at'", as: Int64.self) == 1)
+            let deadline = ContinuousClock.now + .seconds(15)
+            while try await e2e.accepted(hexToken(1)) < 1 && ContinuousClock.now < deadline {
+                try await Task.sleep(for: .milliseconds(100))
+            }
+            let body0 = try #require(try await e2e.simulator.notifications(token: hexToken(1)).first?["body"] as? [String: Any])
+            #expect((body0["aps"] as? [String: Any])?["event"] as? String == "end")
+            #expect(try await e2e.requests(hexToken(1)) == 1)
+            let past = #"{"attributes_type":"A","token":"\#(hexToken(2))","system_activity_id":"d-2","end_at":1000}"#
+            let refused = try await gw.request(.put, "/api/channels/\(channel)/live-activities/other", json: past, auth: e2e.app.device)
+            #expect((refused.json["details"] as? [String: String])?["path"] == "end_at")
+        }
+    }
 }

@@ -104,6 +104,8 @@ public struct PostgresActivityStore: ActivityStore {
             guard let found else { throw RegistryError.channelNotFound }
             let decision = ActivityTrackDecision.decide(
                 current: found.current, requested: tracking, requestedHasEnded: found.ended)
+            var instanceID: Int64? = found.current?.id
+            if case .replace = decision { instanceID = nil }
             switch decision {
             case .unchanged:
                 break
@@ -133,15 +135,22 @@ public struct PostgresActivityStore: ActivityStore {
                     )
                     guard try await rows.collect().count == 1 else { throw StaleRead() }
                 }
-                try await connection.query(
+                let inserted = try await connection.query(
                     """
                     INSERT INTO live_activities
                         (app_id, channel_id, name, attributes_type, system_activity_id, push_token, environment)
                     VALUES (\(appID), \(channelID), \(name), \(tracking.attributesType), \(tracking.systemActivityID),
                             \(tracking.token), \(found.environment))
+                    RETURNING id
                     """,
                     logger: self.logger
                 )
+                for try await id in inserted.decode(Int64.self) { instanceID = id }
+            }
+            if let endAt = tracking.endAt, let instanceID {
+                try await Self.scheduleEnd(
+                    at: endAt, appID: appID, channelID: channelID, name: name, instanceID: instanceID, on: connection,
+                    logger: self.logger)
             }
             return decision
         }
@@ -216,5 +225,39 @@ public struct PostgresActivityStore: ActivityStore {
             tokens.append(.init(attributesType: row.0, state: row.1, updated: row.2))
         }
         return (activities, tokens)
+    }
+
+    /// An end time given at tracking: one pending `end_at` schedule per instance (a repeat moves it).
+    static func scheduleEnd(
+        at endAt: Int64, appID: Int64, channelID: UUID, name: String, instanceID: Int64, on connection: PostgresConnection,
+        logger: Logger
+    ) async throws {
+        let sendAt = Date(timeIntervalSince1970: TimeInterval(max(endAt, Int64(Date().timeIntervalSince1970))))
+        let push = PushRequest(audience: .channels([channelID]), liveActivity: .init(event: .end, name: name))
+        let json = try PostgresScheduleStore.json(push)
+        let moved = try await connection.query(
+            """
+            UPDATE schedules SET send_at = \(sendAt), updated_at = now()
+            WHERE instance_id = \(instanceID) AND name = 'end_at' AND state = 'pending' AND channel_id = \(channelID)
+            RETURNING id
+            """,
+            logger: logger)
+        var existing: UUID?
+        for try await id in moved.decode(UUID.self) { existing = id }
+        if let existing {
+            try await connection.query(
+                "UPDATE jobs SET run_at = \(sendAt) WHERE dedupe_key = \(ScheduleJobs.dedupeKey(existing)) AND state = 'queued'",
+                logger: logger)
+            return
+        }
+        let id = UUID()
+        try await connection.query(
+            """
+            INSERT INTO schedules (id, app_id, name, source, channel_id, activity_name, instance_id, push, send_at)
+            VALUES (\(id), \(appID), 'end_at', 'activity', \(channelID), \(name), \(instanceID), \(json)::jsonb, \(sendAt))
+            """,
+            logger: logger)
+        _ = try await PostgresJobQueue.enqueue(
+            [PostgresScheduleStore.fireJob(appID: appID, id: id, at: sendAt)], on: connection, logger: logger)
     }
 }
