@@ -86,9 +86,6 @@ sim_pid=${pids[0]}
 sim_before=$(cpu_of "$sim_pid")
 pg_before=$(ps -u lagw-postgres -o times= 2>/dev/null | awk '{ s += $1 } END { print s + 0 }')
 
-push() {
-    curl -fsS -u "$1" -H 'Content-Type: application/json' "http://127.0.0.1:$gw_port/api/push" -d "$2" | field push_ids | head -1
-}
 json_push_id() { sed -n 's/.*"push_ids":\["\([^"]*\)".*/\1/p'; }
 echo "== POST one update to every 'match' activity"
 big_id=$(curl -fsS -u "$big_auth" -H 'Content-Type: application/json' "http://127.0.0.1:$gw_port/api/push" \

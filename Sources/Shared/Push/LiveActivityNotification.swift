@@ -62,8 +62,7 @@ public struct LiveActivityNotification: Sendable, Equatable {
 extension LiveActivityNotification: Decodable {
     public init(from decoder: any Decoder) throws {
         try decoder.rejectUnknownKeys(CodingKeys.self)
-        let base = ValidationError.path(decoder.codingPath)
-        func at(_ key: CodingKeys) -> String { base.isEmpty ? key.stringValue : "\(base).\(key.stringValue)" }
+        func at(_ key: CodingKeys) -> String { decoder.path(key.stringValue) }
         let c = try decoder.container(keyedBy: CodingKeys.self)
         self.event = try c.decode(Event.self, forKey: .event)
         self.name = try c.decodeIfPresent(String.self, forKey: .name)

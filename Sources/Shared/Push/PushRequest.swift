@@ -28,8 +28,7 @@ public struct PushRequest: Sendable, Equatable {
 
 extension PushRequest: Decodable {
     public init(from decoder: any Decoder) throws {
-        let base = ValidationError.path(decoder.codingPath)
-        func at(_ field: String) -> String { base.isEmpty ? field : "\(base).\(field)" }
+        let at = decoder.path
         try decoder.rejectUnknownKeys(Keys.self)
         let c = try decoder.container(keyedBy: Keys.self)
         self.audience = try Audience.decode(from: try c.superDecoder(forKey: .audience))

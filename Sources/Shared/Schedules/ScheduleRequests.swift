@@ -56,8 +56,7 @@ public struct ScheduleRequest: Sendable, Equatable {
 
 extension ScheduleRequest: Decodable {
     public init(from decoder: any Decoder) throws {
-        let base = ValidationError.path(decoder.codingPath)
-        func at(_ field: String) -> String { base.isEmpty ? field : "\(base).\(field)" }
+        let at = decoder.path
         try decoder.rejectUnknownKeys(Keys.self)
         let c = try decoder.container(keyedBy: Keys.self)
         self.name = try c.decodeIfPresent(String.self, forKey: .name)

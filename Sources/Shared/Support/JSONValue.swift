@@ -39,9 +39,4 @@ public enum JSONValue: Sendable, Hashable, Codable {
         case .object(let value): try c.encode(value)
         }
     }
-
-    public var isObject: Bool {
-        if case .object = self { return true }
-        return false
-    }
 }

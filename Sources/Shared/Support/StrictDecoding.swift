@@ -28,6 +28,14 @@ extension Decoder {
     }
 }
 
+extension Decoder {
+    /// The JSON path of `field` inside the value being decoded (`audience.or[1].tag`).
+    public func path(_ field: String) -> String {
+        let base = ValidationError.path(self.codingPath)
+        return base.isEmpty ? field : "\(base).\(field)"
+    }
+}
+
 extension ValidationError {
     public static let unknownFieldRule = "is not a known field"
 
