@@ -32,10 +32,15 @@ final class SimConnection {
 
     func streamClosed() {
         self.openStreams -= 1
-        if self.goingAway && self.openStreams == 0 {
-            // A stream closes as its last frame is written, before the connection flushes it: close a moment later.
-            self.channel.eventLoop.scheduleTask(in: .milliseconds(50)) { [channel] in channel.close(promise: nil) }
-        }
+        if self.goingAway && self.openStreams == 0 { self.closeSoon() }
+    }
+
+    /// After a GOAWAY, once every stream up to its last id is answered. Streams the client opened after it are
+    /// ignored, as HTTP/2 says: the client learns they were not processed when the connection closes (or after the
+    /// grace period, when none was open as the GOAWAY went out).
+    private func closeSoon() {
+        // A stream closes as its last frame is written, before the connection flushes it: close a moment later.
+        self.channel.eventLoop.scheduleTask(in: .milliseconds(50)) { [channel] in channel.close(promise: nil) }
     }
 
     /// APNs raises the stream limit once a request with a valid provider token has been seen.
@@ -80,6 +85,13 @@ final class SimConnectionHandler: ChannelInboundHandler {
     }
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        // Frames of a stream the client opened before it saw our GOAWAY, or of a stream already reset, concern that
+        // stream only (NIO ignores or resets it): closing the connection would drop the streams we still owe.
+        if error is NIOHTTP2Errors.StreamError || error is NIOHTTP2Errors.NoSuchStream
+            || error is NIOHTTP2Errors.StreamClosed
+        {
+            return
+        }
         context.close(promise: nil)
     }
 }

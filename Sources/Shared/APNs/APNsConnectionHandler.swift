@@ -168,6 +168,12 @@ final class APNsConnectionHandler: ChannelDuplexHandler {
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
         if error is NIOHTTP2Errors.StreamClosed || error is NIOHTTP2Errors.NoSuchStream { return }
+        if let streamError = error as? NIOHTTP2Errors.StreamError {
+            // Scoped to one stream, which NIO has reset: that stream ends; the connection and its other streams
+            // carry on. Closing the connection here would lose every other stream in flight.
+            self.closed(streamError.streamID)
+            return
+        }
         self.onEvent(.error(error))
         context.close(promise: nil)
     }

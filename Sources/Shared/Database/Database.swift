@@ -41,5 +41,6 @@ extension PSQLError {
 
 extension Error {
     public var isUniqueViolation: Bool { (self as? PSQLError)?.sqlState == "23505" }
+    public var isForeignKeyViolation: Bool { (self as? PSQLError)?.sqlState == "23503" }
     public var isUndefinedTable: Bool { (self as? PSQLError)?.sqlState == "42P01" }
 }

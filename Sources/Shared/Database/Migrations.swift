@@ -6,7 +6,7 @@ import PostgresNIO
 /// The schema version this build was written against. Gateway and worker refuse to serve any other.
 /// A unit test checks it equals the highest numbered file in `sql/`.
 public enum Schema {
-    public static let version = 5
+    public static let version = 6
 }
 
 /// A numbered migration file, `sql/0001_init.sql`.
@@ -130,8 +130,11 @@ public struct Migrator: Sendable {
         }
     }
 
-    /// Throws unless the database is at exactly `Schema.version`.
-    public func requireCurrent(expected: Int = Schema.version) async throws {
+    /// Throws unless the database is at exactly `expected` (default `Schema.version`). The default is resolved here,
+    /// not in the caller: a default argument expression is compiled into each client module, and an incremental
+    /// build that does not recompile a client would keep the old version number.
+    public func requireCurrent(expected: Int? = nil) async throws {
+        let expected = expected ?? Schema.version
         let version = try await self.currentVersion()
         guard version == expected else {
             throw MigrationError(

@@ -9,7 +9,7 @@ public struct PostgresActivityStore: ActivityStore {
         self.database = database
     }
 
-    private var logger: Logger { self.database.logger }
+    var logger: Logger { self.database.logger }
 
     public func setPushToStart(appID: Int64, channelID: UUID, attributesType: String, token: String) async throws
         -> PushToStartResult
@@ -55,9 +55,15 @@ public struct PostgresActivityStore: ActivityStore {
     public func track(appID: Int64, channelID: UUID, name: String, _ tracking: ActivityTracking) async throws
         -> ActivityTrackDecision
     {
-        // The read below takes its snapshot before it waits for the channel lock, so a concurrent call for the same
-        // channel can commit in between; the write then conflicts (unique index, or a row no longer current) and
-        // the whole transaction runs again, now seeing that commit. Cheaper than a separate locking round trip.
+        // Most calls take the lock-free path (one prepared read, one guarded write). Calls that lose a race there,
+        // and calls with an end time, run serialized: the read below takes its snapshot before it waits for the
+        // channel lock, so a concurrent call for the same channel can commit in between; the write then conflicts
+        // (unique index, or a row no longer current) and the whole transaction runs again, now seeing that commit.
+        if tracking.endAt == nil,
+            let decision = try await self.trackFast(appID: appID, channelID: channelID, name: name, tracking)
+        {
+            return decision
+        }
         var attempt = 0
         while true {
             attempt += 1

@@ -1,0 +1,169 @@
+import Foundation
+import PostgresNIO
+
+/// The hot path of `track`: one prepared read, then at most one prepared write, each on its own (autocommit)
+/// statement. Prepared once per pooled connection, so PostgreSQL neither parses nor plans them per call.
+///
+/// The read takes no lock. Each write re-checks, in its own `WHERE`, what the decision was based on (the
+/// instance is still current and still this activity); when it is not, or a concurrent start won the unique
+/// index, the caller falls back to the serialized path (`FOR NO KEY UPDATE` of the channel in a transaction).
+extension PostgresActivityStore {
+    /// Nil when the write found the registry changed since the read (the caller takes the locked path).
+    func trackFast(appID: Int64, channelID: UUID, name: String, _ tracking: ActivityTracking) async throws
+        -> ActivityTrackDecision?
+    {
+        let read = TrackReadStatement(
+            channelID: channelID, appID: appID, name: name, systemActivityID: tracking.systemActivityID)
+        var found: TrackReadStatement.Row?
+        for try await row in try await self.database.client.execute(read, logger: self.logger) { found = row }
+        guard let found else { throw RegistryError.channelNotFound }
+        let decision = ActivityTrackDecision.decide(
+            current: found.current, requested: tracking, requestedHasEnded: found.requestedHasEnded)
+        let written: Int
+        switch decision {
+        case .unchanged:
+            return decision
+        case .refuseEnded:
+            throw RegistryError.activityEnded(systemActivityID: tracking.systemActivityID)
+        case .rotate(let id):
+            written = try await self.count(
+                TrackRotateStatement(
+                    instanceID: id, systemActivityID: tracking.systemActivityID, token: tracking.token,
+                    attributesType: tracking.attributesType, environment: found.environment))
+        case .start, .replace:
+            var replacing: Int64 = 0
+            if case .replace(let id) = decision { replacing = id }
+            written = try await self.count(
+                TrackStartStatement(
+                    appID: appID, channelID: channelID, name: name, tracking: tracking,
+                    environment: found.environment, replacing: replacing))
+        }
+        return written == 1 ? decision : nil
+    }
+
+    private func count<Statement: PostgresPreparedStatement>(_ statement: Statement) async throws -> Int
+    where Statement.Row == Int64 {
+        do {
+            var rows = 0
+            for try await _ in try await self.database.client.execute(statement, logger: self.logger) { rows += 1 }
+            return rows
+        } catch let error where error.isUniqueViolation || error.isForeignKeyViolation {
+            return 0  // a concurrent start under the name, or the channel was forgotten: decide again, locked
+        }
+    }
+}
+
+/// The channel (scoped by app), its current instance under the name, and whether the requested activity ended.
+struct TrackReadStatement: PostgresPreparedStatement {
+    static let name = "lagw_track_read_v1"
+    static let sql = """
+        SELECT a.apns_environment, la.id, la.system_activity_id, la.push_token, la.attributes_type, la.state,
+               EXISTS (SELECT 1 FROM live_activities e
+                       WHERE e.channel_id = c.id AND e.system_activity_id = $4 AND e.state IN ('ended', 'expired'))
+        FROM channels c
+        JOIN apps a ON a.id = c.app_id
+        LEFT JOIN live_activities la ON la.channel_id = c.id AND la.name = $3 AND la.state IN ('active', 'invalid')
+        WHERE c.id = $1 AND c.app_id = $2
+        """
+
+    struct Row: Sendable {
+        var environment: String
+        var current: ActivityTrackDecision.Current?
+        var requestedHasEnded: Bool
+    }
+
+    var channelID: UUID
+    var appID: Int64
+    var name: String
+    var systemActivityID: String
+
+    func makeBindings() throws -> PostgresBindings {
+        var bindings = PostgresBindings(capacity: 4)
+        bindings.append(self.channelID)
+        bindings.append(self.appID)
+        bindings.append(self.name)
+        bindings.append(self.systemActivityID)
+        return bindings
+    }
+
+    func decodeRow(_ row: PostgresRow) throws -> Row {
+        let (environment, id, systemID, token, type, state, ended) = try row.decode(
+            (String, Int64?, String?, String?, String?, String?, Bool).self)
+        var current: ActivityTrackDecision.Current?
+        if let id, let systemID, let token, let type, let state {
+            current = .init(
+                id: id, systemActivityID: systemID, token: token, attributesType: type, isActive: state == "active")
+        }
+        return Row(environment: environment, current: current, requestedHasEnded: ended)
+    }
+}
+
+/// A new token or attributes type for the current instance, only if it is still current and still this activity.
+struct TrackRotateStatement: PostgresPreparedStatement {
+    static let name = "lagw_track_rotate_v1"
+    static let sql = """
+        UPDATE live_activities
+        SET push_token = $3, attributes_type = $4, environment = $5, state = 'active', invalid_reason = NULL,
+            invalidated_at = NULL, token_updated_at = now()
+        WHERE id = $1 AND system_activity_id = $2 AND state IN ('active', 'invalid')
+        RETURNING id
+        """
+
+    var instanceID: Int64
+    var systemActivityID: String
+    var token: String
+    var attributesType: String
+    var environment: String
+
+    func makeBindings() throws -> PostgresBindings {
+        var bindings = PostgresBindings(capacity: 5)
+        bindings.append(self.instanceID)
+        bindings.append(self.systemActivityID)
+        bindings.append(self.token)
+        bindings.append(self.attributesType)
+        bindings.append(self.environment)
+        return bindings
+    }
+
+    func decodeRow(_ row: PostgresRow) throws -> Int64 { try row.decode(Int64.self) }
+}
+
+/// Starts an instance; with `replacing` (an instance id, 0 for none) that instance ends as `replaced` in the
+/// same statement, and nothing starts unless it was still current.
+struct TrackStartStatement: PostgresPreparedStatement {
+    static let name = "lagw_track_start_v1"
+    static let sql = """
+        WITH replaced AS (
+            UPDATE live_activities SET state = 'ended', ended_reason = 'replaced', ended_at = now()
+            WHERE id = $8 AND channel_id = $2 AND state IN ('active', 'invalid')
+            RETURNING id
+        )
+        INSERT INTO live_activities
+            (app_id, channel_id, name, attributes_type, system_activity_id, push_token, environment)
+        SELECT $1, $2, $3, $4, $5, $6, $7
+        WHERE $8 = 0 OR EXISTS (SELECT 1 FROM replaced)
+        RETURNING id
+        """
+
+    var appID: Int64
+    var channelID: UUID
+    var name: String
+    var tracking: ActivityTracking
+    var environment: String
+    var replacing: Int64
+
+    func makeBindings() throws -> PostgresBindings {
+        var bindings = PostgresBindings(capacity: 8)
+        bindings.append(self.appID)
+        bindings.append(self.channelID)
+        bindings.append(self.name)
+        bindings.append(self.tracking.attributesType)
+        bindings.append(self.tracking.systemActivityID)
+        bindings.append(self.tracking.token)
+        bindings.append(self.environment)
+        bindings.append(self.replacing)
+        return bindings
+    }
+
+    func decodeRow(_ row: PostgresRow) throws -> Int64 { try row.decode(Int64.self) }
+}
