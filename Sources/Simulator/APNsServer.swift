@@ -77,6 +77,12 @@ final class SimConnectionHandler: ChannelInboundHandler {
     func channelActive(context: ChannelHandlerContext) {
         self.state.connectionOpened()
         context.fireChannelActive()
+        // A connection-level receive window far larger than any burst. NIO's HTTP/2 server returns credit for the
+        // DATA its streams read, but not for DATA of streams it ignores after our GOAWAY: with the default 64 KiB,
+        // a GOAWAY among 1,000 streams in flight used the window up on ignored bodies, and the bodies of streams we
+        // still had to answer never came (the test with 1,000 streams failed on most runs without this).
+        let update = HTTP2Frame(streamID: .rootStream, payload: .windowUpdate(windowSizeIncrement: 1 << 30))
+        context.writeAndFlush(NIOAny(update), promise: nil)
     }
 
     func channelInactive(context: ChannelHandlerContext) {

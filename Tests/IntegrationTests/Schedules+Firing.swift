@@ -35,7 +35,7 @@ import Testing
         return ids
     }
 
-    static func waitAllFired(_ e2e: EndToEndHarness, count: Int, timeout: Duration = .seconds(60)) async throws {
+    static func waitAllFired(_ e2e: EndToEndHarness, count: Int, timeout: Duration = .seconds(180)) async throws {
         let deadline = ContinuousClock.now + timeout
         while ContinuousClock.now < deadline {
             let done = try await e2e.gateway.database.scalar(

@@ -301,7 +301,9 @@ final class SlotCore {
                 self.pump()
             }
         case .goAway(let lastStreamID, let debug):
-            self.goAwayLastStreamID[generation] = lastStreamID
+            // A later GOAWAY may only lower the last processed stream (RFC 9113 §6.8); never trust it to raise it,
+            // or streams the server never processed would count as possibly delivered (lost, not re-sent).
+            self.goAwayLastStreamID[generation] = min(lastStreamID, self.goAwayLastStreamID[generation] ?? lastStreamID)
             self.logger.debug("APNs GOAWAY", metadata: ["last_stream": "\(lastStreamID)", "debug": "\(debug ?? "")"])
             if generation == self.connection?.generation {
                 // Streams up to lastStreamID finish on the old connection; new ones go to a new connection.
