@@ -47,18 +47,22 @@ import Testing
     }
 
     /// `count` seeded activities, each with one schedule, spread evenly over `spread` seconds from `after` from now.
-    static func scheduleSpread(_ e2e: EndToEndHarness, count: Int, after: Double, spread: Double) async throws {
+    /// `after` leaves room for the POST itself (a debug build on a slow CI machine took over 3 s for 1,000).
+    /// Returns when the first schedule is due.
+    @discardableResult
+    static func scheduleSpread(_ e2e: EndToEndHarness, count: Int, after: Double, spread: Double) async throws -> Date {
         try await e2e.gateway.seedActivities(appKey: e2e.app.key, count: count)
         let channels = try await Self.channels(e2e)
         let start = Date().addingTimeInterval(after)
         let times = (0..<count).map { start.addingTimeInterval(Double($0) * spread / Double(count)) }
         try await Self.post(e2e, Self.schedules(channels: channels, times: times))
+        return start
     }
 
     @Test func aThousandSchedulesFireOnTimeAndOnce() async throws {
         try await EndToEndHarness.run { e2e in
             let count = 1000
-            try await Self.scheduleSpread(e2e, count: count, after: 3, spread: 2)
+            try await Self.scheduleSpread(e2e, count: count, after: 12, spread: 2)
             try await Self.waitAllFired(e2e, count: count)
 
             let fired = try await e2e.gateway.database.scalar(
@@ -81,8 +85,8 @@ import Testing
     @Test func withTwoWorkersAndOneRestartedEveryScheduleFiresExactlyOnce() async throws {
         try await EndToEndHarness.run { e2e in
             let count = 300
-            try await Self.scheduleSpread(e2e, count: count, after: 2, spread: 3)
-            try await Task.sleep(until: .now + .seconds(3), clock: .continuous)
+            let start = try await Self.scheduleSpread(e2e, count: count, after: 8, spread: 3)
+            try await Task.sleep(for: .seconds(max(0, start.addingTimeInterval(1).timeIntervalSinceNow)))  // mid-firing
             // A restart: SIGTERM (the worker drains what it holds), then a new process.
             let first = try #require(e2e.workers.processes().first)
             first.terminate()
