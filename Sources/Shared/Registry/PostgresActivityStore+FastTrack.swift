@@ -16,41 +16,70 @@ extension PostgresActivityStore {
             channelID: channelID, appID: appID, name: name, systemActivityID: tracking.systemActivityID)
         var found: TrackReadStatement.Row?
         for try await row in try await self.database.client.execute(read, logger: self.logger) { found = row }
+        let (decision, write) = try Self.plan(found, appID: appID, channelID: channelID, name: name, tracking)
+        guard let write else { return decision }
+        return try await self.run(write, on: nil) == nil ? nil : decision
+    }
+
+    /// The decision for what the read found, and the one guarded write it needs (none for `unchanged`).
+    static func plan(
+        _ found: TrackReadStatement.Row?, appID: Int64, channelID: UUID, name: String, _ tracking: ActivityTracking
+    ) throws -> (ActivityTrackDecision, TrackWrite?) {
         guard let found else { throw RegistryError.channelNotFound }
         let decision = ActivityTrackDecision.decide(
             current: found.current, requested: tracking, requestedHasEnded: found.requestedHasEnded)
-        let written: Int
         switch decision {
         case .unchanged:
-            return decision
+            return (decision, nil)
         case .refuseEnded:
             throw RegistryError.activityEnded(systemActivityID: tracking.systemActivityID)
         case .rotate(let id):
-            written = try await self.count(
-                TrackRotateStatement(
-                    instanceID: id, systemActivityID: tracking.systemActivityID, token: tracking.token,
-                    attributesType: tracking.attributesType, environment: found.environment))
+            return (
+                decision,
+                .rotate(
+                    TrackRotateStatement(
+                        instanceID: id, systemActivityID: tracking.systemActivityID, token: tracking.token,
+                        attributesType: tracking.attributesType, environment: found.environment))
+            )
         case .start, .replace:
             var replacing: Int64 = 0
             if case .replace(let id) = decision { replacing = id }
-            written = try await self.count(
-                TrackStartStatement(
-                    appID: appID, channelID: channelID, name: name, tracking: tracking,
-                    environment: found.environment, replacing: replacing))
+            return (
+                decision,
+                .start(
+                    TrackStartStatement(
+                        appID: appID, channelID: channelID, name: name, tracking: tracking,
+                        environment: found.environment, replacing: replacing))
+            )
         }
-        return written == 1 ? decision : nil
     }
 
-    private func count<Statement: PostgresPreparedStatement>(_ statement: Statement) async throws -> Int
-    where Statement.Row == Int64 {
+    /// Runs the write on `connection` (inside the locked path's transaction) or on the pool; the instance id it
+    /// wrote, or nil when the registry changed since the read (a row no longer current, a concurrent start under
+    /// the name, or the channel forgotten).
+    func run(_ write: TrackWrite, on connection: PostgresConnection?) async throws -> Int64? {
         do {
-            var rows = 0
-            for try await _ in try await self.database.client.execute(statement, logger: self.logger) { rows += 1 }
-            return rows
+            let rows: AsyncThrowingMapSequence<PostgresRowSequence, Int64>
+            let client = self.database.client
+            switch (write, connection) {
+            case (.rotate(let statement), nil): rows = try await client.execute(statement, logger: self.logger)
+            case (.rotate(let statement), let c?): rows = try await c.execute(statement, logger: self.logger)
+            case (.start(let statement), nil): rows = try await client.execute(statement, logger: self.logger)
+            case (.start(let statement), let c?): rows = try await c.execute(statement, logger: self.logger)
+            }
+            var id: Int64?
+            for try await row in rows { id = row }
+            return id
         } catch let error where error.isUniqueViolation || error.isForeignKeyViolation {
-            return 0  // a concurrent start under the name, or the channel was forgotten: decide again, locked
+            return nil
         }
     }
+}
+
+/// The one write a track decision needs.
+enum TrackWrite: Sendable {
+    case rotate(TrackRotateStatement)
+    case start(TrackStartStatement)
 }
 
 /// The channel (scoped by app), its current instance under the name, and whether the requested activity ended.
@@ -96,6 +125,17 @@ struct TrackReadStatement: PostgresPreparedStatement {
         }
         return Row(environment: environment, current: current, requestedHasEnded: ended)
     }
+}
+
+/// The same read, locking the channel row: concurrent calls for one channel apply one after the other.
+struct TrackReadLockedStatement: PostgresPreparedStatement {
+    static let name = "lagw_track_read_locked_v1"
+    static let sql = TrackReadStatement.sql + "\nFOR NO KEY UPDATE OF c"
+
+    var read: TrackReadStatement
+
+    func makeBindings() throws -> PostgresBindings { try self.read.makeBindings() }
+    func decodeRow(_ row: PostgresRow) throws -> TrackReadStatement.Row { try self.read.decodeRow(row) }
 }
 
 /// A new token or attributes type for the current instance, only if it is still current and still this activity.

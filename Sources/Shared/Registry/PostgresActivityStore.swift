@@ -81,77 +81,16 @@ public struct PostgresActivityStore: ActivityStore {
         -> ActivityTrackDecision
     {
         try await self.database.transaction { connection in
-            // Lock the channel: concurrent calls for one channel apply one after the other.
-            let rows = try await connection.query(
-                """
-                SELECT a.apns_environment, la.id, la.system_activity_id, la.push_token, la.attributes_type, la.state,
-                       EXISTS (SELECT 1 FROM live_activities e
-                               WHERE e.channel_id = c.id AND e.system_activity_id = \(tracking.systemActivityID)
-                                 AND e.state IN ('ended', 'expired'))
-                FROM channels c
-                JOIN apps a ON a.id = c.app_id
-                LEFT JOIN live_activities la
-                    ON la.channel_id = c.id AND la.name = \(name) AND la.state IN ('active', 'invalid')
-                WHERE c.id = \(channelID) AND c.app_id = \(appID)
-                FOR NO KEY UPDATE OF c
-                """,
-                logger: self.logger
-            )
-            var found: (environment: String, current: ActivityTrackDecision.Current?, ended: Bool)?
-            for try await row in rows.decode((String, Int64?, String?, String?, String?, String?, Bool).self) {
-                var current: ActivityTrackDecision.Current?
-                if let id = row.1, let systemID = row.2, let token = row.3, let type = row.4, let state = row.5 {
-                    current = .init(
-                        id: id, systemActivityID: systemID, token: token, attributesType: type,
-                        isActive: state == "active")
-                }
-                found = (row.0, current, row.6)
-            }
-            guard let found else { throw RegistryError.channelNotFound }
-            let decision = ActivityTrackDecision.decide(
-                current: found.current, requested: tracking, requestedHasEnded: found.ended)
-            var instanceID: Int64? = found.current?.id
-            if case .replace = decision { instanceID = nil }
-            switch decision {
-            case .unchanged:
-                break
-            case .refuseEnded:
-                throw RegistryError.activityEnded(systemActivityID: tracking.systemActivityID)
-            case .rotate(let id):
-                let rows = try await connection.query(
-                    """
-                    UPDATE live_activities
-                    SET push_token = \(tracking.token), attributes_type = \(tracking.attributesType),
-                        environment = \(found.environment), state = 'active', invalid_reason = NULL,
-                        invalidated_at = NULL, token_updated_at = now()
-                    WHERE id = \(id) AND state IN ('active', 'invalid')
-                    RETURNING id
-                    """,
-                    logger: self.logger
-                )
-                guard try await rows.collect().count == 1 else { throw StaleRead() }
-            case .start, .replace:
-                if case .replace(let id) = decision {
-                    let rows = try await connection.query(
-                        """
-                        UPDATE live_activities SET state = 'ended', ended_reason = 'replaced', ended_at = now()
-                        WHERE id = \(id) AND state IN ('active', 'invalid') RETURNING id
-                        """,
-                        logger: self.logger
-                    )
-                    guard try await rows.collect().count == 1 else { throw StaleRead() }
-                }
-                let inserted = try await connection.query(
-                    """
-                    INSERT INTO live_activities
-                        (app_id, channel_id, name, attributes_type, system_activity_id, push_token, environment)
-                    VALUES (\(appID), \(channelID), \(name), \(tracking.attributesType), \(tracking.systemActivityID),
-                            \(tracking.token), \(found.environment))
-                    RETURNING id
-                    """,
-                    logger: self.logger
-                )
-                for try await id in inserted.decode(Int64.self) { instanceID = id }
+            let read = TrackReadLockedStatement(
+                read: .init(
+                    channelID: channelID, appID: appID, name: name, systemActivityID: tracking.systemActivityID))
+            var found: TrackReadStatement.Row?
+            for try await row in try await connection.execute(read, logger: self.logger) { found = row }
+            let (decision, write) = try Self.plan(found, appID: appID, channelID: channelID, name: name, tracking)
+            var instanceID = found?.current?.id
+            if let write {
+                guard let written = try await self.run(write, on: connection) else { throw StaleRead() }
+                instanceID = written
             }
             if let endAt = tracking.endAt, let instanceID {
                 try await Self.scheduleEnd(
