@@ -6,86 +6,67 @@ import NIOPosix
 import NIOSSL
 import Shared
 
-/// One client connection of the simulator: stream counts, authentication, GOAWAY. Lives on its event loop.
-final class SimConnection {
-    let state: SimulatorState
-    let channel: any Channel
-    var authenticated = false
-    var openStreams = 0
-    var streamsSeen = 0
-    var goingAway = false
-    /// The highest stream id this connection has begun to process: GOAWAY names it as the last processed.
-    var lastStreamID = HTTP2StreamID(0)
-    /// Bodies already validated on this connection: a push shares one body across many requests.
-    var validatedBodies: [ByteBuffer: Bool] = [:]
-
-    init(state: SimulatorState, channel: any Channel) {
-        self.state = state
-        self.channel = channel
-    }
-
-    func streamOpened() {
-        self.openStreams += 1
-        self.streamsSeen += 1
-        self.state.streamsInFlight(self.openStreams)
-    }
-
-    func streamClosed() {
-        self.openStreams -= 1
-        if self.goingAway && self.openStreams == 0 { self.closeSoon() }
-    }
-
-    /// After a GOAWAY, once every stream up to its last id is answered. Streams the client opened after it are
-    /// ignored, as HTTP/2 says: the client learns they were not processed when the connection closes (or after the
-    /// grace period, when none was open as the GOAWAY went out).
-    private func closeSoon() {
-        // A stream closes as its last frame is written, before the connection flushes it: close a moment later.
-        self.channel.eventLoop.scheduleTask(in: .milliseconds(50)) { [channel] in channel.close(promise: nil) }
-    }
-
-    /// APNs raises the stream limit once a request with a valid provider token has been seen.
-    func markAuthenticated(maxStreams: Int) {
-        guard !self.authenticated else { return }
-        self.authenticated = true
-        let settings = HTTP2Frame(
-            streamID: .rootStream,
-            payload: .settings(.settings([HTTP2Setting(parameter: .maxConcurrentStreams, value: maxStreams)])))
-        self.channel.writeAndFlush(settings, promise: nil)
-    }
-
-    func goAway(lastStreamID: HTTP2StreamID) {
-        guard !self.goingAway else { return }
-        self.goingAway = true
-        let frame = HTTP2Frame(
-            streamID: .rootStream,
-            payload: .goAway(lastStreamID: lastStreamID, errorCode: .noError, opaqueData: ByteBuffer(string: #"{"reason":"Shutdown"}"#)))
-        self.channel.writeAndFlush(frame, promise: nil)
-        // Close once the streams up to lastStreamID are answered, or after a grace period regardless.
-        self.channel.eventLoop.scheduleTask(in: .seconds(5)) { [channel] in channel.close(promise: nil) }
-    }
-}
-
-/// Counts open connections.
-final class SimConnectionHandler: ChannelInboundHandler {
+/// One client connection of the simulator, at the HTTP/2 frame level: requests are matched by stream id, with no
+/// per-stream child channel or pipeline, and the answers to one read burst are flushed once. Counts streams in
+/// flight, raises the stream limit once authenticated, and sends GOAWAY when the knobs say so. Lives on its event
+/// loop (NIO handlers are not `Sendable`; every method runs on the channel's loop).
+final class SimConnectionHandler: ChannelDuplexHandler {
     typealias InboundIn = HTTP2Frame
-    let state: SimulatorState
+    typealias OutboundIn = HTTP2Frame
+    typealias OutboundOut = HTTP2Frame
 
-    init(state: SimulatorState) {
+    /// A request still being received.
+    private struct Partial {
+        var method: String?
+        var path: String?
+        var headers: [String: String] = [:]
+        var body = ByteBuffer()
+    }
+
+    private let state: SimulatorState
+    private let validator: RequestValidator
+    private var context: ChannelHandlerContext?
+    private var partial: [HTTP2StreamID: Partial] = [:]
+    /// Streams opened by the client and not yet closed (answered, reset or dropped with the connection).
+    private var open: Set<HTTP2StreamID> = []
+    private var streamsSeen = 0
+    private var authenticated = false
+    private var goingAway = false
+    /// The highest stream id this connection has begun to process: GOAWAY names it as the last processed.
+    private var lastStreamID = HTTP2StreamID(0)
+    /// Bodies already validated on this connection: a push shares one body across many requests.
+    private var validatedBodies: [ByteBuffer: Bool] = [:]
+    private var reading = false
+    private var needsFlush = false
+    /// Request bytes received since the last connection-level WINDOW_UPDATE (nothing else returns that credit).
+    private var unacknowledgedBytes = 0
+
+    init(state: SimulatorState, validator: RequestValidator) {
         self.state = state
+        self.validator = validator
+    }
+
+    func handlerAdded(context: ChannelHandlerContext) {
+        self.context = context
+    }
+
+    func handlerRemoved(context: ChannelHandlerContext) {
+        self.context = nil
     }
 
     func channelActive(context: ChannelHandlerContext) {
         self.state.connectionOpened()
         context.fireChannelActive()
-        // A connection-level receive window far larger than any burst. NIO's HTTP/2 server returns credit for the
-        // DATA its streams read, but not for DATA of streams it ignores after our GOAWAY: with the default 64 KiB,
-        // a GOAWAY among 1,000 streams in flight used the window up on ignored bodies, and the bodies of streams we
-        // still had to answer never came (the test with 1,000 streams failed on most runs without this).
-        let update = HTTP2Frame(streamID: .rootStream, payload: .windowUpdate(windowSizeIncrement: 1 << 30))
-        context.writeAndFlush(NIOAny(update), promise: nil)
+        // A connection-level receive window far larger than any burst: NIO does not pass on (so nobody returns
+        // credit for) the DATA of streams ignored after our GOAWAY, and with the default 64 KiB a GOAWAY among
+        // 1,000 streams in flight used the window up on ignored bodies, stalling the streams still to answer.
+        self.write(HTTP2Frame(streamID: .rootStream, payload: .windowUpdate(windowSizeIncrement: 1 << 30)))
+        self.flush()
     }
 
     func channelInactive(context: ChannelHandlerContext) {
+        self.open.removeAll()
+        self.partial.removeAll()
         self.state.connectionClosed()
         context.fireChannelInactive()
     }
@@ -100,84 +81,95 @@ final class SimConnectionHandler: ChannelInboundHandler {
         }
         context.close(promise: nil)
     }
-}
 
-/// One request stream: collect HEADERS and DATA, validate as APNs does, answer (after the configured latency).
-final class SimStreamHandler: ChannelInboundHandler {
-    typealias InboundIn = HTTP2Frame.FramePayload
-    typealias OutboundOut = HTTP2Frame.FramePayload
-
-    let connection: SimConnection
-    let validator: RequestValidator
-    var headers: [String: String] = [:]
-    var method: String?
-    var path: String?
-    var body = ByteBuffer()
-    var active = false
-
-    init(connection: SimConnection, validator: RequestValidator) {
-        self.connection = connection
-        self.validator = validator
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        if let closed = event as? StreamClosedEvent {
+            self.partial[closed.streamID] = nil
+            if self.open.remove(closed.streamID) != nil { self.streamClosed() }
+        }
+        context.fireUserInboundEventTriggered(event)
     }
 
-    func channelActive(context: ChannelHandlerContext) {
-        self.active = true
-        self.connection.streamOpened()
-        let knobs = self.connection.state.currentKnobs
-        if let id = try? context.channel.syncOptions?.getOption(HTTP2StreamChannelOptions.streamID) {
-            self.connection.lastStreamID = max(self.connection.lastStreamID, id)
-        }
-        if knobs.goawayAfterStreams > 0, self.connection.streamsSeen >= knobs.goawayAfterStreams {
-            // Every stream seen so far is processed and answered; later ones are refused by the GOAWAY.
-            // Sent on the next tick, not from inside the HTTP/2 handler's read loop.
-            let connection = self.connection
-            context.eventLoop.assumeIsolated().execute { connection.goAway(lastStreamID: connection.lastStreamID) }
-        }
-        context.fireChannelActive()
-    }
-
-    func channelInactive(context: ChannelHandlerContext) {
-        if self.active {
-            self.active = false
-            self.connection.streamClosed()
-        }
-        context.fireChannelInactive()
-    }
+    // MARK: reading
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        switch self.unwrapInboundIn(data) {
-        case .headers(let frame):
-            for (name, value, _) in frame.headers {
+        let frame = self.unwrapInboundIn(data)
+        self.reading = true
+        switch frame.payload {
+        case .headers(let headers):
+            var request = self.partial[frame.streamID] ?? self.opened(frame.streamID)
+            for (name, value, _) in headers.headers {
                 switch name {
-                case ":method": self.method = value
-                case ":path": self.path = value
-                default: self.headers[name] = value
+                case ":method": request.method = value
+                case ":path": request.path = value
+                default: request.headers[name] = value
                 }
             }
-            if frame.endStream { self.complete(context: context) }
-        case .data(let frame):
-            if case .byteBuffer(var chunk) = frame.data { self.body.writeBuffer(&chunk) }
-            if frame.endStream { self.complete(context: context) }
+            if headers.endStream {
+                self.partial[frame.streamID] = nil
+                self.complete(request, streamID: frame.streamID)
+            } else {
+                self.partial[frame.streamID] = request
+            }
+        case .data(let data):
+            self.unacknowledgedBytes += data.data.readableBytes + (data.paddingBytes.map { $0 + 1 } ?? 0)
+            guard var request = self.partial.removeValue(forKey: frame.streamID) else { return }
+            if case .byteBuffer(var chunk) = data.data { request.body.writeBuffer(&chunk) }
+            if data.endStream {
+                self.complete(request, streamID: frame.streamID)
+            } else {
+                self.partial[frame.streamID] = request
+            }
         default:
             break
         }
     }
 
-    private func complete(context: ChannelHandlerContext) {
-        let state = self.connection.state
-        let knobs = state.currentKnobs
-        let connection = self.connection
-        let body = self.body
+    func channelReadComplete(context: ChannelHandlerContext) {
+        self.reading = false
+        if self.unacknowledgedBytes >= 64 * 1024 {
+            self.write(
+                HTTP2Frame(streamID: .rootStream, payload: .windowUpdate(windowSizeIncrement: self.unacknowledgedBytes)))
+            self.unacknowledgedBytes = 0
+        }
+        self.flush()
+        context.fireChannelReadComplete()
+    }
+
+    /// A new stream: counted in flight; the GOAWAY knob is checked against the streams seen so far.
+    private func opened(_ streamID: HTTP2StreamID) -> Partial {
+        self.open.insert(streamID)
+        self.streamsSeen += 1
+        self.state.streamsInFlight(self.open.count)
+        self.lastStreamID = max(self.lastStreamID, streamID)
+        let goawayAfter = self.state.currentKnobs.goawayAfterStreams
+        if goawayAfter > 0, self.streamsSeen >= goawayAfter, let context = self.context {
+            // Every stream seen so far is processed and answered; later ones are refused by the GOAWAY.
+            // Sent on the next tick, not from inside the HTTP/2 handler's read loop.
+            context.eventLoop.assumeIsolated().execute { self.goAway() }
+        }
+        return Partial()
+    }
+
+    private func streamClosed() {
+        if self.goingAway && self.open.isEmpty { self.closeSoon() }
+    }
+
+    // MARK: answering
+
+    private func complete(_ request: Partial, streamID: HTTP2StreamID) {
+        let knobs = self.state.currentKnobs
+        let body = request.body
         let result = self.validator.validate(
-            method: self.method, path: self.path, headers: self.headers, bodySize: body.readableBytes
+            method: request.method, path: request.path, headers: request.headers, bodySize: body.readableBytes
         ) { liveActivity in
-            if let known = connection.validatedBodies[body] { return known }
+            if let known = self.validatedBodies[body] { return known }
             let valid = RequestValidator.isValidPayload(Array(body.readableBytesView), liveActivity: liveActivity)
-            if connection.validatedBodies.count > 64 { connection.validatedBodies.removeAll() }
-            connection.validatedBodies[body] = valid
+            if self.validatedBodies.count > 64 { self.validatedBodies.removeAll() }
+            self.validatedBodies[body] = valid
             return valid
         }
-        if result.authenticated { connection.markAuthenticated(maxStreams: knobs.maxConcurrentStreams) }
+        if result.authenticated { self.markAuthenticated(maxStreams: knobs.maxConcurrentStreams) }
         var verdict = result.verdict
         let lowerToken = result.token?.lowercased()
         if verdict == .accept, let lowerToken {
@@ -191,35 +183,37 @@ final class SimStreamHandler: ChannelInboundHandler {
             }
         }
         if knobs.stall { return }
-        let apnsID = self.headers["apns-id"] ?? UUID().uuidString.lowercased()
+        let apnsID = request.headers["apns-id"] ?? UUID().uuidString.lowercased()
         switch verdict {
         case .accept:
             let record =
                 knobs.record
                 ? RecordedNotification(
-                    headers: self.headers, body: Data(body.readableBytesView), receivedAt: Date().timeIntervalSince1970)
+                    headers: request.headers, body: Data(body.readableBytesView),
+                    receivedAt: Date().timeIntervalSince1970)
                 : nil
-            state.accepted(token: lowerToken ?? "", record: record)
+            self.state.accepted(token: lowerToken ?? "", record: record)
         case .reject(let reason):
-            state.rejected(token: lowerToken, reason: reason.name)
+            self.state.rejected(token: lowerToken, reason: reason.name)
         }
-        if knobs.latencyMs > 0 {
+        if knobs.latencyMs > 0, let context = self.context {
             context.eventLoop.assumeIsolated().scheduleTask(in: .milliseconds(Int64(knobs.latencyMs))) {
-                self.respond(context: context, verdict: verdict, apnsID: apnsID)
+                self.respond(streamID: streamID, verdict: verdict, apnsID: apnsID)
+                self.flush()
             }
         } else {
-            self.respond(context: context, verdict: verdict, apnsID: apnsID)
+            self.respond(streamID: streamID, verdict: verdict, apnsID: apnsID)
         }
     }
 
-    private func respond(context: ChannelHandlerContext, verdict: RequestValidator.Verdict, apnsID: String) {
-        guard self.active else { return }
+    private func respond(streamID: HTTP2StreamID, verdict: RequestValidator.Verdict, apnsID: String) {
+        guard self.open.contains(streamID) else { return }  // reset by the client, or the connection is gone
         switch verdict {
         case .accept:
             var headers = HPACKHeaders()
             headers.add(name: ":status", value: "200")
             headers.add(name: "apns-id", value: apnsID, indexing: .nonIndexable)
-            context.writeAndFlush(self.wrapOutboundOut(.headers(.init(headers: headers, endStream: true))), promise: nil)
+            self.write(HTTP2Frame(streamID: streamID, payload: .headers(.init(headers: headers, endStream: true))))
         case .reject(let reason):
             var json = #"{"reason":"\#(reason.name)""#
             if reason.status == 410 { json += #","timestamp":\#(Int64(Date().timeIntervalSince1970 * 1000))"# }
@@ -228,11 +222,59 @@ final class SimStreamHandler: ChannelInboundHandler {
                 ":status": "\(reason.status)", "apns-id": apnsID, "content-type": "application/json",
                 "content-length": "\(json.utf8.count)",
             ]
-            context.write(self.wrapOutboundOut(.headers(.init(headers: headers, endStream: false))), promise: nil)
-            context.writeAndFlush(
-                self.wrapOutboundOut(.data(.init(data: .byteBuffer(ByteBuffer(string: json)), endStream: true))),
-                promise: nil)
+            self.write(HTTP2Frame(streamID: streamID, payload: .headers(.init(headers: headers, endStream: false))))
+            self.write(
+                HTTP2Frame(
+                    streamID: streamID, payload: .data(.init(data: .byteBuffer(ByteBuffer(string: json)), endStream: true))))
         }
+    }
+
+    /// APNs raises the stream limit once a request with a valid provider token has been seen.
+    private func markAuthenticated(maxStreams: Int) {
+        guard !self.authenticated else { return }
+        self.authenticated = true
+        self.write(
+            HTTP2Frame(
+                streamID: .rootStream,
+                payload: .settings(.settings([HTTP2Setting(parameter: .maxConcurrentStreams, value: maxStreams)]))))
+    }
+
+    private func goAway() {
+        guard !self.goingAway, let context = self.context else { return }
+        self.goingAway = true
+        self.write(
+            HTTP2Frame(
+                streamID: .rootStream,
+                payload: .goAway(
+                    lastStreamID: self.lastStreamID, errorCode: .noError,
+                    opaqueData: ByteBuffer(string: #"{"reason":"Shutdown"}"#))))
+        self.flush()
+        // Close once the streams up to lastStreamID are answered, or after a grace period regardless.
+        context.eventLoop.scheduleTask(in: .seconds(5)) { [channel = context.channel] in channel.close(promise: nil) }
+        if self.open.isEmpty { self.closeSoon() }
+    }
+
+    /// After a GOAWAY, once every stream up to its last id is answered. Streams the client opened after it are
+    /// ignored, as HTTP/2 says: the client learns they were not processed when the connection closes.
+    private func closeSoon() {
+        guard let context = self.context else { return }
+        // A stream closes as its last frame is written, before the connection flushes it: close a moment later.
+        context.eventLoop.scheduleTask(in: .milliseconds(50)) { [channel = context.channel] in
+            channel.close(promise: nil)
+        }
+    }
+
+    private func write(_ frame: HTTP2Frame) {
+        guard let context = self.context else { return }
+        context.write(self.wrapOutboundOut(frame), promise: nil)
+        self.needsFlush = true
+    }
+
+    /// Inside a read burst the flush waits for `channelReadComplete`, so a burst's answers go out together.
+    private func flush() {
+        guard self.needsFlush, !self.reading, let context = self.context else { return }
+        self.needsFlush = false
+        context.flush()
     }
 }
 
@@ -252,22 +294,15 @@ enum APNsServer {
                 channel.eventLoop.makeCompletedFuture {
                     let sync = channel.pipeline.syncOperations
                     try sync.addHandler(NIOSSLServerHandler(context: context))
-                    let connection = NIOLoopBound(SimConnection(state: state, channel: channel), eventLoop: channel.eventLoop)
                     var configuration = NIOHTTP2Handler.ConnectionConfiguration()
                     configuration.initialSettings = [
                         HTTP2Setting(parameter: .maxConcurrentStreams, value: 1),
                         HTTP2Setting(parameter: .initialWindowSize, value: 1 << 20),
                         HTTP2Setting(parameter: .maxHeaderListSize, value: 16 * 1024),
                     ]
-                    _ = try sync.configureHTTP2Pipeline(
-                        mode: .server, connectionConfiguration: configuration, streamConfiguration: .init()
-                    ) { stream in
-                        stream.eventLoop.makeCompletedFuture {
-                            try stream.pipeline.syncOperations.addHandler(
-                                SimStreamHandler(connection: connection.value, validator: validator))
-                        }
-                    }
-                    try sync.addHandler(SimConnectionHandler(state: state))
+                    try sync.addHandler(
+                        NIOHTTP2Handler(mode: .server, connectionConfiguration: configuration, streamConfiguration: .init()))
+                    try sync.addHandler(SimConnectionHandler(state: state, validator: validator))
                 }
             }
             .bind(host: host, port: port)

@@ -6,7 +6,7 @@ import Testing
     @Test func theAdvertisedStreamLimitIsNeverExceeded() async throws {
         try await SimulatorHarness.run { sim in
             try await sim.configure(["max_concurrent_streams": 50, "latency_ms": 10, "record": false])
-            try await sim.withClient(sim.clientConfiguration(connections: 2)) { client in
+            try await sim.withClient(sim.clientConfiguration(connections: 2, timeout: .seconds(60))) { client in
                 let results = await client.send(
                     (0..<1500).map { sim.request(token: deviceToken($0)) }, credentials: sim.credentials)
                 let failed = results.filter { !$0.isAccepted }
@@ -31,11 +31,14 @@ import Testing
         }
     }
 
-    @Test func aGoawayMidBurstStillDeliversEveryRequestExactlyOnce() async throws {
+    /// With 100 and with 1,000 streams in flight when the GOAWAY comes.
+    @Test(arguments: [(streams: 100, goawayAfter: 300, count: 1500), (streams: 1000, goawayAfter: 1200, count: 3000)])
+    func aGoawayMidBurstStillDeliversEveryRequestExactlyOnce(streams: Int, goawayAfter: Int, count: Int) async throws {
         try await SimulatorHarness.run { sim in
-            try await sim.configure(["goaway_after_streams": 300, "latency_ms": 2, "max_concurrent_streams": 100, "record": false])
-            try await sim.withClient(sim.clientConfiguration(connections: 2)) { client in
-                let count = 1500
+            try await sim.configure([
+                "goaway_after_streams": goawayAfter, "latency_ms": 2, "max_concurrent_streams": streams, "record": false,
+            ])
+            try await sim.withClient(sim.clientConfiguration(connections: 2, timeout: .seconds(60))) { client in
                 let results = await client.send(
                     (0..<count).map { sim.request(token: deviceToken($0)) }, credentials: sim.credentials)
                 let failures = Dictionary(grouping: results.filter { !$0.isAccepted }, by: { "\($0)" }).mapValues(\.count)
@@ -43,6 +46,7 @@ import Testing
                 let stats = try await sim.stats()
                 #expect(stats["accepted"] as? Int == count)
                 #expect((stats["connections_total"] as? Int ?? 0) > 2)  // connections were replaced
+                #expect((stats["max_streams_in_flight"] as? Int ?? 0) > streams / 2)  // connections ran (nearly) full
                 for n in stride(from: 0, to: count, by: 97) {
                     let token = try await sim.stats(token: deviceToken(n))["token"] as? [String: Any]
                     #expect(token?["accepted"] as? Int == 1)

@@ -241,6 +241,10 @@ final class SlotCore {
                     try sync.addHandler(NIOSSLClientHandler(context: tls, serverHostname: isIP ? nil : host))
                     var connectionConfiguration = NIOHTTP2Handler.ConnectionConfiguration()
                     connectionConfiguration.initialSettings = settings
+                    // Our requests' header blocks are built here (lower-case names, no connection headers) and of an
+                    // answer only `:status`, `apns-id` and the body are read: NIO's per-header checks are pure cost.
+                    connectionConfiguration.headerBlockValidation = .disabled
+                    connectionConfiguration.contentLengthValidation = .disabled
                     try sync.addHandler(
                         NIOHTTP2Handler(mode: .client, connectionConfiguration: connectionConfiguration, streamConfiguration: .init()))
                     let handler = APNsConnectionHandler { event in bound.value.connectionEvent(event, generation: generation) }
