@@ -120,6 +120,15 @@ SELECT 'other app: ' || count(*) || ' single updates during the fan-out, POST ->
        || ' ms, p99 ' || round(1000 * percentile_cont(0.99) WITHIN GROUP (ORDER BY extract(epoch FROM finished_at - created_at)))
        || ' ms, max ' || round(1000 * max(extract(epoch FROM finished_at - created_at))) || ' ms'
 FROM pushes WHERE id IN (${ids%,})" | sed 's/^/   /'
+psql -qAt "$DATABASE_URL" -F ' ' -c "
+SELECT '  of which POST -> claimed and resolved: p50 '
+       || round(1000 * percentile_cont(0.5) WITHIN GROUP (ORDER BY extract(epoch FROM started_at - created_at)))
+       || ' ms, p99 ' || round(1000 * percentile_cont(0.99) WITHIN GROUP (ORDER BY extract(epoch FROM started_at - created_at)))
+       || ' ms; then sent and recorded: p50 '
+       || round(1000 * percentile_cont(0.5) WITHIN GROUP (ORDER BY extract(epoch FROM finished_at - started_at)))
+       || ' ms, p99 ' || round(1000 * percentile_cont(0.99) WITHIN GROUP (ORDER BY extract(epoch FROM finished_at - started_at)))
+       || ' ms'
+FROM pushes WHERE id IN (${ids%,})" | sed 's/^/   /'
 echo "   phase time summed over workers (chunks run in parallel, so sums exceed wall time):"
 i=0
 for p in "${wpids[@]}"; do

@@ -21,11 +21,15 @@ public final class APNsClient: Sendable {
     }
 
     final class Pool: Sendable {
+        /// Bulk traffic, spread round-robin.
         let slots: [APNsConnectionSlot]
+        /// Small sends only (see `APNsClientConfiguration.expressMaxRequests`).
+        let express: APNsConnectionSlot
         let cursor = Atomic<Int>(0)
 
-        init(slots: [APNsConnectionSlot]) {
+        init(slots: [APNsConnectionSlot], express: APNsConnectionSlot) {
             self.slots = slots
+            self.express = express
         }
     }
 
@@ -58,25 +62,30 @@ public final class APNsClient: Sendable {
         await self.send([request], credentials: credentials)[0]
     }
 
-    /// Sends a batch; results are in request order.
+    /// Sends a batch; results are in request order. A small batch (at most `expressMaxRequests`) goes over the pool's
+    /// express connection, so it is not queued behind the thousands of streams a fan-out keeps in flight.
     public func send(_ requests: [APNsRequest], credentials: APNsCredentials) async -> [Result] {
         guard !requests.isEmpty else { return [] }
         let pool = self.pool(for: credentials)
+        if requests.count <= self.configuration.expressMaxRequests {
+            return await self.submit(requests[...], credentials: credentials, slots: [pool.express], first: 0)
+        }
         var results: [Result] = []
         results.reserveCapacity(requests.count)
         var start = 0
         while start < requests.count {
             let end = min(start + self.configuration.window, requests.count)
-            results += await self.submit(requests[start..<end], credentials: credentials, pool: pool)
+            let first = pool.cursor.add(1, ordering: .relaxed).newValue
+            results += await self.submit(requests[start..<end], credentials: credentials, slots: pool.slots, first: first)
             start = end
         }
         return results
     }
 
     /// Spreads the requests over the pool's connections, one event-loop hop per connection.
-    private func submit(_ requests: ArraySlice<APNsRequest>, credentials: APNsCredentials, pool: Pool) async -> [Result] {
-        let slots = pool.slots
-        let first = pool.cursor.add(1, ordering: .relaxed).newValue
+    private func submit(
+        _ requests: ArraySlice<APNsRequest>, credentials: APNsCredentials, slots: [APNsConnectionSlot], first: Int
+    ) async -> [Result] {
         let chunk = (requests.count + slots.count - 1) / slots.count
         var waits: [EventLoopFuture<[Swift.Result<APNsOutcome, any Error>]>] = []
         var start = requests.startIndex
@@ -109,12 +118,12 @@ public final class APNsClient: Sendable {
         return self.pools.withLock { pools in
             if let pool = pools[key] { return pool }
             let endpoint = self.configuration.endpointOverride ?? .for(credentials.environment)
-            let slots = (0..<max(1, self.configuration.connectionsPerPool)).map { _ in
+            let slot = {
                 APNsConnectionSlot(
                     eventLoop: self.group.next(), endpoint: endpoint, tls: self.tls, configuration: self.configuration,
                     tokens: self.tokens, logger: self.logger)
             }
-            let pool = Pool(slots: slots)
+            let pool = Pool(slots: (0..<max(1, self.configuration.connectionsPerPool)).map { _ in slot() }, express: slot())
             pools[key] = pool
             return pool
         }
@@ -127,11 +136,11 @@ public final class APNsClient: Sendable {
             return Array(pools.values)
         }
         for pool in pools {
-            for slot in pool.slots { try? await slot.shutdown().get() }
+            for slot in pool.slots + [pool.express] { try? await slot.shutdown().get() }
         }
     }
 
-    /// Streams in flight per connection of the pool for `credentials` (for tests and metrics).
+    /// Streams in flight per bulk connection of the pool for `credentials` (for tests and metrics).
     public func inFlight(credentials: APNsCredentials) async -> [Int] {
         let pool = self.pool(for: credentials)
         var counts: [Int] = []

@@ -46,6 +46,10 @@ public struct APNsClientConfiguration: Sendable {
     /// The most requests one `send` call has outstanding at once: larger batches go in windows, so a caller
     /// waits (backpressure) instead of queueing without bound.
     public var window: Int = 4000
+    /// A `send` of at most this many requests (a single-activity update, a schedule firing) goes over one more
+    /// connection per pool that bulk traffic never uses: behind a fan-out's thousands of streams in flight it would
+    /// wait as long as they do. 0 sends everything over the bulk connections.
+    public var expressMaxRequests: Int = 64
     /// Send everything here instead of Apple's hosts (the simulator), trusting `trustRoots`.
     public var endpointOverride: APNsEndpoint?
     public var trustRoots: NIOSSLTrustRoots?
