@@ -30,6 +30,7 @@ func jobHandlers(
 func makeAPNsClient(configuration: WorkerConfiguration, logger: Logger) throws -> APNsClient {
     var apns = APNsClientConfiguration()
     apns.connectionsPerPool = configuration.apnsConnections
+    apns.maxConcurrentStreams = configuration.apnsMaxStreams
     apns.endpointOverride = configuration.apnsEndpoint
     if let file = configuration.apnsCAFile {
         do {

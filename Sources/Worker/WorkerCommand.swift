@@ -26,8 +26,12 @@ struct WorkerCommand: AsyncParsableCommand {
     var apnsEndpoint: String?
     @Option(name: .customLong("apns-ca-file"), help: "PEM roots to trust for APNS_ENDPOINT (APNS_CA_FILE).")
     var apnsCAFile: String?
-    @Option(name: .customLong("apns-connections"), help: "Connections per APNs pool (APNS_CONNECTIONS, default 4).")
+    @Option(name: .customLong("apns-connections"), help: "Connections per APNs pool (APNS_CONNECTIONS, default 8).")
     var apnsConnections: String?
+    @Option(
+        name: .customLong("apns-max-streams"),
+        help: "Our cap on streams in flight per APNs connection (APNS_MAX_STREAMS, default 100; the peer may set less).")
+    var apnsMaxStreams: String?
     @Option(name: .customLong("push-batch-size"), help: "Targets per fan-out batch job (PUSH_BATCH_SIZE, default 10000).")
     var pushBatchSize: String?
     @Option(name: .customLong("push-chunk-size"), help: "Targets sent and recorded at once (PUSH_CHUNK_SIZE, default 1000).")

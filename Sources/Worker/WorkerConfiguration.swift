@@ -12,14 +12,15 @@ struct WorkerConfiguration: Sendable {
     static let apnsEndpoint = Setting(flag: "apns-endpoint", environment: "APNS_ENDPOINT")
     static let apnsCAFile = Setting(flag: "apns-ca-file", environment: "APNS_CA_FILE")
     static let apnsConnections = Setting(flag: "apns-connections", environment: "APNS_CONNECTIONS")
+    static let apnsMaxStreams = Setting(flag: "apns-max-streams", environment: "APNS_MAX_STREAMS")
     static let pushBatchSize = Setting(flag: "push-batch-size", environment: "PUSH_BATCH_SIZE")
     static let pushChunkSize = Setting(flag: "push-chunk-size", environment: "PUSH_CHUNK_SIZE")
 
     /// The settings `worker` reads; deployment files are checked against these names.
     static let settings: [Setting] = [
         CommonSettings.databaseURL, CommonSettings.logLevel, CommonSettings.masterKey,
-        concurrency, workerID, leaseSeconds, host, port, databasePoolSize, apnsEndpoint, apnsCAFile, apnsConnections, pushBatchSize,
-        pushChunkSize,
+        concurrency, workerID, leaseSeconds, host, port, databasePoolSize, apnsEndpoint, apnsCAFile, apnsConnections, apnsMaxStreams,
+        pushBatchSize, pushChunkSize,
     ]
 
     var databaseURL: DatabaseURL
@@ -33,7 +34,8 @@ struct WorkerConfiguration: Sendable {
     /// Where to send instead of Apple (the simulator), and the PEM file of the roots to trust there.
     var apnsEndpoint: APNsEndpoint?
     var apnsCAFile: String?
-    var apnsConnections = 4
+    var apnsConnections = APNsClientConfiguration().connectionsPerPool
+    var apnsMaxStreams = APNsClientConfiguration().maxConcurrentStreams
     var delivery = DeliverySettings()
 
     init(
@@ -79,7 +81,9 @@ struct WorkerConfiguration: Sendable {
         }
         self.apnsCAFile = resolve.value(Self.apnsCAFile, flag: options.apnsCAFile)
         self.apnsConnections = try resolve.integer(
-            Self.apnsConnections, flag: options.apnsConnections, default: 4, range: 1...64)
+            Self.apnsConnections, flag: options.apnsConnections, default: self.apnsConnections, range: 1...64)
+        self.apnsMaxStreams = try resolve.integer(
+            Self.apnsMaxStreams, flag: options.apnsMaxStreams, default: self.apnsMaxStreams, range: 1...1000)
         self.delivery.batchSize = try resolve.integer(
             Self.pushBatchSize, flag: options.pushBatchSize, default: 10_000, range: 1...1_000_000)
         self.delivery.chunkSize = try resolve.integer(

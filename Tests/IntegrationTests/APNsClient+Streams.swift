@@ -38,7 +38,9 @@ import Testing
             try await sim.configure([
                 "goaway_after_streams": goawayAfter, "latency_ms": 2, "max_concurrent_streams": streams, "record": false,
             ])
-            try await sim.withClient(sim.clientConfiguration(connections: 2, timeout: .seconds(60))) { client in
+            var configuration = sim.clientConfiguration(connections: 2, timeout: .seconds(60))
+            configuration.maxConcurrentStreams = streams
+            try await sim.withClient(configuration) { client in
                 let results = await client.send(
                     (0..<count).map { sim.request(token: deviceToken($0)) }, credentials: sim.credentials)
                 let failures = Dictionary(grouping: results.filter { !$0.isAccepted }, by: { "\($0)" }).mapValues(\.count)

@@ -30,10 +30,13 @@ public struct APNsEndpoint: Sendable, Hashable {
 }
 
 public struct APNsClientConfiguration: Sendable {
-    /// Long-lived connections per (team, key, environment).
-    public var connectionsPerPool: Int = 4
-    /// Our own cap on streams per connection (the peer's SETTINGS may lower it).
-    public var maxConcurrentStreams: Int = 1000
+    /// Long-lived connections per (team, key, environment), besides the express one.
+    public var connectionsPerPool: Int = 8
+    /// Our own cap on streams per connection (the peer's SETTINGS may lower it). Depth is cheaper in connections
+    /// than in streams: NIO keeps a connection's streams in an id-sorted ring buffer and closing one answered out
+    /// of order shifts the rest, so CPU per request grows with streams in flight. Measured client + simulator in
+    /// one process: 122 µs per request at 30 streams, 124 at 100, 139 at 300, 196 at 1,000.
+    public var maxConcurrentStreams: Int = 100
     /// Every request fails with `deadlineExceeded` if not answered in time, waiting included.
     public var requestTimeout: Duration = .seconds(10)
     public var connectTimeout: Duration = .seconds(10)
