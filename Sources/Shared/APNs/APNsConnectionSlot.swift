@@ -223,7 +223,8 @@ final class SlotCore {
         self.generation += 1
         let generation = self.generation
         let bound = NIOLoopBound(self, eventLoop: self.eventLoop)
-        let handlerPromise = self.eventLoop.makePromise(of: APNsConnectionHandler.self)
+        // The handler is not Sendable: it crosses to the completion below bound to the loop both run on.
+        let handlerPromise = self.eventLoop.makePromise(of: NIOLoopBound<APNsConnectionHandler>.self)
         let tls = self.tls
         let host = self.endpoint.host
         let isIP = host.first?.isNumber == true || host.contains(":")
@@ -249,7 +250,7 @@ final class SlotCore {
                         NIOHTTP2Handler(mode: .client, connectionConfiguration: connectionConfiguration, streamConfiguration: .init()))
                     let handler = APNsConnectionHandler { event in bound.value.connectionEvent(event, generation: generation) }
                     try sync.addHandler(handler)
-                    handlerPromise.succeed(handler)
+                    handlerPromise.succeed(NIOLoopBound(handler, eventLoop: channel.eventLoop))
                 }
             }
             .connect(host: host, port: self.endpoint.port)
@@ -258,7 +259,8 @@ final class SlotCore {
                 let core = bound.value
                 core.connecting = false
                 switch result {
-                case .success(let (channel, handler)):
+                case .success(let (channel, boundHandler)):
+                    let handler = boundHandler.value
                     guard !core.isShutdown else {
                         channel.close(promise: nil)
                         return

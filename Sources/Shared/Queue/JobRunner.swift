@@ -82,7 +82,7 @@ public struct JobRunner: Service {
                         sleep = await self.idleSleep()
                     }
                     let timeout = sleep
-                    try? await cancelWhenGracefulShutdown { await doorbell.wait(timeout: timeout) }
+                    await cancelWhenGracefulShutdown { await doorbell.wait(timeout: timeout) }
                 }
                 let inFlight = await ledger.inFlightCount
                 self.logger.info("job runner draining", metadata: ["in_flight": "\(inFlight)"])

@@ -146,7 +146,7 @@ final class WorkerProcesses: Sendable {
         process.arguments = []
         process.environment = environment
         let log = FileManager.default.temporaryDirectory.appendingPathComponent("lagw-worker-\(UUID()).log")
-        FileManager.default.createFile(atPath: log.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
         let handle = try FileHandle(forWritingTo: log)
         process.standardOutput = handle
         process.standardError = handle
