@@ -114,21 +114,19 @@ SELECT 'fan-out: ' || state || ', targeted ' || targeted || ', accepted ' || acc
 FROM pushes WHERE id = '$big_id'" | sed 's/^/   /'
 echo "   simulator: $(curl -fsS "http://127.0.0.1:$sim_admin/stats")"
 ids=$(printf "'%s'," "${small_ids[@]}")
+# p50 / p99 / max in ms of the other app's pushes, over one of their intervals
+pcts() { echo "round(1000 * percentile_cont(0.5) WITHIN GROUP (ORDER BY $1)) || ' ms, p99 '
+    || round(1000 * percentile_cont(0.99) WITHIN GROUP (ORDER BY $1)) || ' ms'"; }
 psql -qAt "$DATABASE_URL" -F ' ' -c "
+WITH d AS (
+    SELECT extract(epoch FROM finished_at - created_at) AS total, extract(epoch FROM started_at - created_at) AS claim,
+           extract(epoch FROM finished_at - started_at) AS send
+    FROM pushes WHERE id IN (${ids%,}))
 SELECT 'other app: ' || count(*) || ' single updates during the fan-out, POST -> APNs answer recorded: p50 '
-       || round(1000 * percentile_cont(0.5) WITHIN GROUP (ORDER BY extract(epoch FROM finished_at - created_at)))
-       || ' ms, p99 ' || round(1000 * percentile_cont(0.99) WITHIN GROUP (ORDER BY extract(epoch FROM finished_at - created_at)))
-       || ' ms, max ' || round(1000 * max(extract(epoch FROM finished_at - created_at))) || ' ms'
-FROM pushes WHERE id IN (${ids%,})" | sed 's/^/   /'
-psql -qAt "$DATABASE_URL" -F ' ' -c "
-SELECT '  of which POST -> claimed and resolved: p50 '
-       || round(1000 * percentile_cont(0.5) WITHIN GROUP (ORDER BY extract(epoch FROM started_at - created_at)))
-       || ' ms, p99 ' || round(1000 * percentile_cont(0.99) WITHIN GROUP (ORDER BY extract(epoch FROM started_at - created_at)))
-       || ' ms; then sent and recorded: p50 '
-       || round(1000 * percentile_cont(0.5) WITHIN GROUP (ORDER BY extract(epoch FROM finished_at - started_at)))
-       || ' ms, p99 ' || round(1000 * percentile_cont(0.99) WITHIN GROUP (ORDER BY extract(epoch FROM finished_at - started_at)))
-       || ' ms'
-FROM pushes WHERE id IN (${ids%,})" | sed 's/^/   /'
+       || $(pcts total) || ', max ' || round(1000 * max(total)) || ' ms'
+       || E'\\n  of which POST -> claimed and resolved: p50 ' || $(pcts claim)
+       || '; then sent and recorded: p50 ' || $(pcts send)
+FROM d" | sed 's/^/   /'
 echo "   phase time summed over workers (chunks run in parallel, so sums exceed wall time):"
 i=0
 for p in "${wpids[@]}"; do

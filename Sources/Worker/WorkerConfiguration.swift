@@ -19,8 +19,8 @@ struct WorkerConfiguration: Sendable {
     /// The settings `worker` reads; deployment files are checked against these names.
     static let settings: [Setting] = [
         CommonSettings.databaseURL, CommonSettings.logLevel, CommonSettings.masterKey,
-        concurrency, workerID, leaseSeconds, host, port, databasePoolSize, apnsEndpoint, apnsCAFile, apnsConnections, apnsMaxStreams,
-        pushBatchSize, pushChunkSize,
+        concurrency, workerID, leaseSeconds, host, port, databasePoolSize, apnsEndpoint, apnsCAFile, apnsConnections,
+        apnsMaxStreams, pushBatchSize, pushChunkSize,
     ]
 
     var databaseURL: DatabaseURL

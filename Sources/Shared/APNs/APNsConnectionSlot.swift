@@ -160,7 +160,8 @@ final class SlotCore {
             return
         }
         request.providerToken = token
-        let headers = APNsWireFormat.requestHeaders(for: request.request, authorization: "bearer " + token, authority: self.endpoint.host)
+        let headers = APNsWireFormat.requestHeaders(
+            for: request.request, authorization: "bearer " + token, authority: self.endpoint.host)
         guard let streamID = connection.handler.send(requestID: id, headers: headers, body: request.request.body) else {
             self.streamEnded(id: id, result: .closed(streamID: HTTP2StreamID(Int32.max)))
             return
