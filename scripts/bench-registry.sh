@@ -31,7 +31,8 @@ export ADMIN_TOKEN=$(openssl rand -hex 24) MASTER_KEY=$(openssl rand -base64 32)
 export DATABASE_POOL_SIZE=${DATABASE_POOL_SIZE:-16}
 "$bin/gateway" migrate >/dev/null
 GATEWAY_PORT=$gw_port "$bin/gateway" serve >"$work/gateway.log" 2>&1 &
-pids+=($!)
+gw_pid=$!
+pids+=($gw_pid)
 for _ in $(seq 50); do curl -fs "http://127.0.0.1:$gw_port/readyz" >/dev/null && break; sleep 0.2; done
 
 openssl genpkey -algorithm EC -pkeyopt ec_paramgen_curve:P-256 -out "$work/key.p8" 2>/dev/null
@@ -73,7 +74,17 @@ local statuses = {}
 response = function(status) statuses[status] = (statuses[status] or 0) + 1 end
 LUA
 echo "== wrk: $CONNECTIONS connections, ~$RATE req/s target (each connection waits ${delay_ms} ms between requests), $DURATION"
-wrk -t2 -c"$CONNECTIONS" -d"$DURATION" --latency -s "$work/track.lua" "http://127.0.0.1:$gw_port" | sed 's/^/   /'
+cpu_of() { awk '{ print ($14 + $15) / 100 }' "/proc/$1/stat"; }
+pg_cpu() { ps -u lagw-postgres -o times= 2>/dev/null | awk '{ s += $1 } END { print s + 0 }'; }
+gw_before=$(cpu_of "$gw_pid")
+pg_before=$(pg_cpu)
+wrk -t2 -c"$CONNECTIONS" -d"$DURATION" --latency -s "$work/track.lua" "http://127.0.0.1:$gw_port" | tee "$work/wrk.txt" |
+    sed 's/^/   /'
+requests=$(awk '/requests in/ { print $1 }' "$work/wrk.txt")
+per_request() { awk -v s="$1" -v n="$requests" 'BEGIN { printf "%.2f s = %.0f us per request", s, s * 1e6 / n }'; }
+echo "== CPU during the run"
+echo "   gateway: $(per_request "$(awk -v a="$(cpu_of "$gw_pid")" -v b="$gw_before" 'BEGIN { print a - b }')")"
+echo "   postgres: $(per_request "$(awk -v a="$(pg_cpu)" -v b="$pg_before" 'BEGIN { print a - b }')")"
 echo "== instances tracked"
 psql -qAt "$DATABASE_URL" -c "SELECT state, count(*) FROM live_activities GROUP BY state" | sed 's/^/   /'
 echo "== gateway answers by status"

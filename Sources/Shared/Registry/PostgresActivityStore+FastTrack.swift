@@ -1,24 +1,37 @@
 import Foundation
 import PostgresNIO
 
-/// The hot path of `track`: one prepared read, then at most one prepared write, each on its own (autocommit)
-/// statement. Prepared once per pooled connection, so PostgreSQL neither parses nor plans them per call.
+/// The hot path of `track`: one prepared statement that reads the channel and its instance under the name and, in
+/// the same round trip, makes the write that a start or a rotation needs (see `TrackStatement`). A replacement
+/// takes one more prepared write. Prepared once per pooled connection, so PostgreSQL neither parses nor plans them
+/// per call.
 ///
-/// The read takes no lock. Each write re-checks, in its own `WHERE`, what the decision was based on (the
-/// instance is still current and still this activity); when it is not, or a concurrent start won the unique
-/// index, the caller falls back to the serialized path (`FOR NO KEY UPDATE` of the channel in a transaction).
+/// Nothing is locked. Each write re-checks, in its own `WHERE`, what the decision is based on (the instance is
+/// still current and still this activity); when it is not, or a concurrent start won the unique index, the caller
+/// falls back to the serialized path (`FOR NO KEY UPDATE` of the channel in a transaction).
 extension PostgresActivityStore {
-    /// Nil when the write found the registry changed since the read (the caller takes the locked path).
+    /// Nil when a write found the registry changed since the read (the caller takes the locked path).
     func trackFast(appID: Int64, channelID: UUID, name: String, _ tracking: ActivityTracking) async throws
         -> ActivityTrackDecision?
     {
-        let read = TrackReadStatement(
-            channelID: channelID, appID: appID, name: name, systemActivityID: tracking.systemActivityID)
-        var found: TrackReadStatement.Row?
-        for try await row in try await self.database.client.execute(read, logger: self.logger) { found = row }
-        let (decision, write) = try Self.plan(found, appID: appID, channelID: channelID, name: name, tracking)
-        guard let write else { return decision }
-        return try await self.run(write, on: nil) == nil ? nil : decision
+        let statement = TrackStatement(
+            read: .init(channelID: channelID, appID: appID, name: name, systemActivityID: tracking.systemActivityID),
+            token: tracking.token, attributesType: tracking.attributesType)
+        var found: TrackStatement.Row?
+        do {
+            for try await row in try await self.database.client.execute(statement, logger: self.logger) { found = row }
+        } catch let error where error.isUniqueViolation || error.isForeignKeyViolation {
+            return nil
+        }
+        let (decision, write) = try Self.plan(found?.read, appID: appID, channelID: channelID, name: name, tracking)
+        switch decision {
+        case .unchanged, .refuseEnded: return decision
+        case .start: return found?.startedID == nil ? nil : decision
+        case .rotate: return found?.rotatedID == nil ? nil : decision
+        case .replace:
+            guard let write else { return decision }
+            return try await self.run(write, on: nil) == nil ? nil : decision
+        }
     }
 
     /// The decision for what the read found, and the one guarded write it needs (none for `unchanged`).
@@ -85,10 +98,13 @@ enum TrackWrite: Sendable {
 /// The channel (scoped by app), its current instance under the name, and whether the requested activity ended.
 struct TrackReadStatement: PostgresPreparedStatement {
     static let name = "lagw_track_read_v1"
-    static let sql = """
-        SELECT a.apns_environment, la.id, la.system_activity_id, la.push_token, la.attributes_type, la.state,
+    static let sql = selectList
+    static let selectList = """
+        SELECT a.apns_environment AS environment, la.id, la.system_activity_id, la.push_token, la.attributes_type,
+               la.state,
                EXISTS (SELECT 1 FROM live_activities e
                        WHERE e.channel_id = c.id AND e.system_activity_id = $4 AND e.state IN ('ended', 'expired'))
+                   AS requested_has_ended
         FROM channels c
         JOIN apps a ON a.id = c.app_id
         LEFT JOIN live_activities la ON la.channel_id = c.id AND la.name = $3 AND la.state IN ('active', 'invalid')
@@ -118,12 +134,74 @@ struct TrackReadStatement: PostgresPreparedStatement {
     func decodeRow(_ row: PostgresRow) throws -> Row {
         let (environment, id, systemID, token, type, state, ended) = try row.decode(
             (String, Int64?, String?, String?, String?, String?, Bool).self)
+        return Self.row(environment, id, systemID, token, type, state, ended)
+    }
+
+    static func row(
+        _ environment: String, _ id: Int64?, _ systemID: String?, _ token: String?, _ type: String?, _ state: String?,
+        _ ended: Bool
+    ) -> Row {
         var current: ActivityTrackDecision.Current?
         if let id, let systemID, let token, let type, let state {
             current = .init(
                 id: id, systemActivityID: systemID, token: token, attributesType: type, isActive: state == "active")
         }
         return Row(environment: environment, current: current, requestedHasEnded: ended)
+    }
+}
+
+/// The read of `TrackReadStatement` with, in the same statement, the write of the two common decisions: the insert
+/// of `ActivityTrackDecision.start` (no current instance, the activity not ended) and the update of `.rotate` (the
+/// same activity, and a new token, a new attributes type or an invalidation to undo). The conditions are those of
+/// `decide`; the caller decides again from the row and checks the write it expects happened. Replacements and
+/// refusals write nothing here.
+struct TrackStatement: PostgresPreparedStatement {
+    static let name = "lagw_track_v1"
+    static let sql = """
+        WITH found AS (\(TrackReadStatement.selectList)),
+        rotated AS (
+            UPDATE live_activities la
+            SET push_token = $5, attributes_type = $6, environment = found.environment, state = 'active',
+                invalid_reason = NULL, invalidated_at = NULL, token_updated_at = now()
+            FROM found
+            WHERE la.id = found.id AND la.system_activity_id = $4 AND la.state IN ('active', 'invalid')
+              AND found.system_activity_id = $4
+              AND NOT (found.push_token = $5 AND found.attributes_type = $6 AND found.state = 'active')
+            RETURNING la.id
+        ),
+        started AS (
+            INSERT INTO live_activities
+                (app_id, channel_id, name, attributes_type, system_activity_id, push_token, environment)
+            SELECT $2, $1, $3, $6, $4, $5, found.environment FROM found
+            WHERE found.id IS NULL AND NOT found.requested_has_ended
+            RETURNING id
+        )
+        SELECT found.*, (SELECT id FROM rotated), (SELECT id FROM started) FROM found
+        """
+
+    struct Row: Sendable {
+        var read: TrackReadStatement.Row
+        var rotatedID: Int64?
+        var startedID: Int64?
+    }
+
+    var read: TrackReadStatement
+    var token: String
+    var attributesType: String
+
+    func makeBindings() throws -> PostgresBindings {
+        var bindings = try self.read.makeBindings()
+        bindings.append(self.token)
+        bindings.append(self.attributesType)
+        return bindings
+    }
+
+    func decodeRow(_ row: PostgresRow) throws -> Row {
+        let (environment, id, systemID, token, type, state, ended, rotated, started) = try row.decode(
+            (String, Int64?, String?, String?, String?, String?, Bool, Int64?, Int64?).self)
+        return Row(
+            read: TrackReadStatement.row(environment, id, systemID, token, type, state, ended), rotatedID: rotated,
+            startedID: started)
     }
 }
 
