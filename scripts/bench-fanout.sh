@@ -29,7 +29,11 @@ cpu_of() { awk '{ print ($14 + $15) / 100 }' "/proc/$1/stat"; }
 scripts/pg.sh start "$work/pg" "$pg_port" --ephemeral >/dev/null
 export DATABASE_URL="postgres://postgres@127.0.0.1:$pg_port/postgres" MIGRATIONS_DIR="$PWD/sql"
 export ADMIN_TOKEN=$(openssl rand -hex 24) MASTER_KEY=$(openssl rand -base64 32) LOG_LEVEL=warning
-psql -q "$DATABASE_URL" -c "ALTER SYSTEM SET max_connections = 200" >/dev/null
+# pg_stat_statements (from postgresql-contrib, in the server package) says which statements PostgreSQL's time went to.
+psql -q "$DATABASE_URL" -c "ALTER SYSTEM SET max_connections = 200" \
+    -c "ALTER SYSTEM SET shared_preload_libraries = 'pg_stat_statements'" >/dev/null
+scripts/pg.sh stop "$work/pg" && scripts/pg.sh start "$work/pg" "$pg_port" --ephemeral >/dev/null
+psql -q "$DATABASE_URL" -c "CREATE EXTENSION pg_stat_statements" >/dev/null
 "$bin/gateway" migrate >/dev/null 2>&1
 "$bin/apns-sim" --port "$sim_port" --admin-port "$sim_admin" --certificate-out "$work/ca.pem" --log-level error &
 pids+=($!)
@@ -86,6 +90,7 @@ sim_pid=${pids[0]}
 sim_before=$(cpu_of "$sim_pid")
 pg_before=$(ps -u lagw-postgres -o times= 2>/dev/null | awk '{ s += $1 } END { print s + 0 }')
 
+psql -q "$DATABASE_URL" -c "SELECT pg_stat_statements_reset()" >/dev/null
 json_push_id() { sed -n 's/.*"push_ids":\["\([^"]*\)".*/\1/p'; }
 echo "== POST one update to every 'match' activity"
 big_id=$(curl -fsS -u "$big_auth" -H 'Content-Type: application/json' "http://127.0.0.1:$gw_port/api/push" \
@@ -139,3 +144,9 @@ awk '{ split($1, a, "phase=\""); split(a[2], b, "\""); if ($1 ~ /_sum/) s[b[1]] 
      END { for (k in s) printf "     %-7s %8.1f s over %d runs\n", k, s[k], c[k] }' "$work/phases.txt"
 echo "   simulator CPU: $(awk -v a="$(cpu_of "$sim_pid")" -v b="$sim_before" 'BEGIN { printf "%.1f", a - b }') s"
 echo "   postgres CPU: $(ps -u lagw-postgres -o times= 2>/dev/null | awk -v b="$pg_before" '{ s += $1 } END { printf "%.1f", s - b }') s"
+echo "   postgres statements by total time (pg_stat_statements):"
+psql -qAt "$DATABASE_URL" -F ' ' -c "
+SELECT lpad(round((total_exec_time / 1000)::numeric, 1)::text, 6) || ' s ' || lpad(calls::text, 8) || ' calls '
+       || lpad(rows::text, 9) || ' rows  ' || left(regexp_replace(query, '\s+', ' ', 'g'), 90)
+FROM pg_stat_statements WHERE dbid = (SELECT oid FROM pg_database WHERE datname = current_database())
+ORDER BY total_exec_time DESC LIMIT 8" | sed 's/^/     /'
