@@ -106,6 +106,11 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .testTarget(
+            name: "SimulatorTests",
+            dependencies: ["Simulator"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
             name: "IntegrationTests",
             dependencies: [
                 "Shared", "Gateway", "Worker", "Simulator",

@@ -19,7 +19,7 @@ final class SimConnectionHandler: ChannelDuplexHandler {
     private struct Partial {
         var method: String?
         var path: String?
-        var headers: [String: String] = [:]
+        var headers = [String: String](minimumCapacity: 8)  // an APNs request has 5 to 8 regular headers
         var body = ByteBuffer()
     }
 
@@ -40,6 +40,17 @@ final class SimConnectionHandler: ChannelDuplexHandler {
     private var needsFlush = false
     /// Request bytes received since the last connection-level WINDOW_UPDATE (nothing else returns that credit).
     private var unacknowledgedBytes = 0
+    private var messageIDs = MessageIDGenerator()
+    /// The knobs, read once per read burst (a change applies from the next burst on).
+    private var burstKnobs: SimulatorKnobs?
+    private var knobs: SimulatorKnobs {
+        get {
+            if let knobs = self.burstKnobs { return knobs }
+            let knobs = self.state.currentKnobs
+            self.burstKnobs = knobs
+            return knobs
+        }
+    }
 
     init(state: SimulatorState, validator: RequestValidator) {
         self.state = state
@@ -127,6 +138,7 @@ final class SimConnectionHandler: ChannelDuplexHandler {
 
     func channelReadComplete(context: ChannelHandlerContext) {
         self.reading = false
+        self.burstKnobs = nil
         if self.unacknowledgedBytes >= 64 * 1024 {
             self.write(
                 HTTP2Frame(streamID: .rootStream, payload: .windowUpdate(windowSizeIncrement: self.unacknowledgedBytes)))
@@ -142,7 +154,7 @@ final class SimConnectionHandler: ChannelDuplexHandler {
         self.streamsSeen += 1
         self.state.streamsInFlight(self.open.count)
         self.lastStreamID = max(self.lastStreamID, streamID)
-        let goawayAfter = self.state.currentKnobs.goawayAfterStreams
+        let goawayAfter = self.knobs.goawayAfterStreams
         if goawayAfter > 0, self.streamsSeen >= goawayAfter, let context = self.context {
             // Every stream seen so far is processed and answered; later ones are refused by the GOAWAY.
             // Sent on the next tick, not from inside the HTTP/2 handler's read loop.
@@ -158,7 +170,7 @@ final class SimConnectionHandler: ChannelDuplexHandler {
     // MARK: answering
 
     private func complete(_ request: Partial, streamID: HTTP2StreamID) {
-        let knobs = self.state.currentKnobs
+        let knobs = self.knobs
         let body = request.body
         let result = self.validator.validate(
             method: request.method, path: request.path, headers: request.headers, bodySize: body.readableBytes
@@ -171,7 +183,9 @@ final class SimConnectionHandler: ChannelDuplexHandler {
         }
         if result.authenticated { self.markAuthenticated(maxStreams: knobs.maxConcurrentStreams) }
         var verdict = result.verdict
-        let lowerToken = result.token?.lowercased()
+        let lowerToken = result.token.map { token in
+            token.utf8.contains { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "F") } ? token.lowercased() : token
+        }
         if verdict == .accept, let lowerToken {
             if knobs.unregisteredTokens.contains(lowerToken) {
                 verdict = .reject(.unregistered)
@@ -183,7 +197,7 @@ final class SimConnectionHandler: ChannelDuplexHandler {
             }
         }
         if knobs.stall { return }
-        let apnsID = request.headers["apns-id"] ?? UUID().uuidString.lowercased()
+        let apnsID = request.headers["apns-id"] ?? self.messageIDs.next()
         switch verdict {
         case .accept:
             let record =

@@ -63,8 +63,10 @@ struct RequestValidator: Sendable {
 
     /// nil when the bearer token is a valid ES256 JWT of a trusted key, younger than an hour, allowed on `topic`.
     func checkProviderToken(_ header: String?, topic: String?) -> APNsReason? {
-        guard let header, header.lowercased().hasPrefix("bearer ") else { return .missingProviderToken }
-        let jwt = String(header.dropFirst("bearer ".count))
+        guard let header, header.utf8.count > 7,
+            header.utf8.prefix(7).elementsEqual("bearer ".utf8, by: { $0 == $1 || ($1 >= 0x61 && $0 == $1 - 0x20) })
+        else { return .missingProviderToken }
+        let jwt = String(header.utf8.dropFirst(7))!
         let keyID: String
         let issuedAt: Int
         if let known = self.state.verified(token: jwt) {
