@@ -80,7 +80,7 @@ wpids=()
 for n in $(seq "$WORKERS"); do
     wport=$(scripts/free-port.sh)
     echo "$wport" >"$work/worker-$n.port"
-    WORKER_ID="bench-$n" WORKER_PORT=$wport DATABASE_POOL_SIZE=12 WORKER_CONCURRENCY=8 \
+    WORKER_ID="bench-$n" WORKER_PORT=$wport DATABASE_POOL_SIZE=12 WORKER_CONCURRENCY=${WORKER_CONCURRENCY:-8} \
         APNS_ENDPOINT="https://127.0.0.1:$sim_port" APNS_CA_FILE="$work/ca.pem" \
         "$bin/worker" >"$work/worker-$n.log" 2>&1 &
     pids+=($!)
