@@ -1,5 +1,5 @@
 # The two commands: `make run` and `make test`. See README.md.
-.PHONY: run test build release bench clean-data bench-registry bench-fanout
+.PHONY: run test build release bench clean-data bench-registry bench-fanout format
 
 run:
 	@scripts/run.sh
@@ -26,6 +26,9 @@ bench-registry:
 
 bench-fanout:
 	@scripts/bench-fanout.sh
+
+format:
+	@swift format --in-place --parallel --recursive Sources Tests Package.swift
 
 clean-data:
 	@scripts/pg.sh stop .data/pg || true

@@ -5,7 +5,6 @@ import Logging
 import NIOCore
 import NIOSSL
 import Shared
-
 import Simulator
 
 /// Sends N notifications from one process to a server on loopback and prints rate, latency and CPU.
@@ -23,7 +22,8 @@ struct APNsBench: AsyncParsableCommand {
     @Option(help: "Send to this https://host:port instead of an in-process simulator (it must accept any JWT).")
     var url: String?
     @Option(name: .customLong("ca-file"), help: "PEM certificate to trust for --url.") var caFile: String?
-    @Option(name: .customLong("sim-config"), help: "JSON knobs for the in-process simulator, e.g. '{\"latency_ms\":5}'.")
+    @Option(
+        name: .customLong("sim-config"), help: "JSON knobs for the in-process simulator, e.g. '{\"latency_ms\":5}'.")
     var simConfig: String?
     @Flag(help: "Debug logging.") var verbose = false
 
@@ -32,7 +32,8 @@ struct APNsBench: AsyncParsableCommand {
         logger.logLevel = self.verbose ? .trace : .warning
         let key = P256.Signing.PrivateKey()
         let credentials = APNsCredentials(
-            teamID: "TEAM123456", keyID: "KEY1234567", environment: .development, signingKey: APNsSigningKey(privateKey: key))
+            teamID: "TEAM123456", keyID: "KEY1234567", environment: .development,
+            signingKey: APNsSigningKey(privateKey: key))
         var configuration = APNsClientConfiguration()
         configuration.connectionsPerPool = self.connections
         configuration.maxConcurrentStreams = self.streams
@@ -41,16 +42,22 @@ struct APNsBench: AsyncParsableCommand {
 
         var simulator: RunningSimulator?
         if let url = self.url {
-            guard let endpoint = APNsEndpoint(url: url) else { throw ValidationError("--url must be https://host:port") }
+            guard let endpoint = APNsEndpoint(url: url) else {
+                throw ValidationError("--url must be https://host:port")
+            }
             configuration.endpointOverride = endpoint
             if let caFile = self.caFile {
                 configuration.trustRoots = .certificates(try NIOSSLCertificate.fromPEMFile(caFile))
             }
         } else {
             let sim = try await RunningSimulator.start(logger: logger)
-            sim.state.addKey(TrustedKey(teamID: credentials.teamID, keyID: credentials.keyID, publicKey: key.publicKey, bundleIDs: nil))
+            sim.state.addKey(
+                TrustedKey(
+                    teamID: credentials.teamID, keyID: credentials.keyID, publicKey: key.publicKey, bundleIDs: nil))
             try sim.state.updateKnobs(["record": false, "max_concurrent_streams": self.streams])
-            if let knobs = self.simConfig, let json = try JSONSerialization.jsonObject(with: Data(knobs.utf8)) as? [String: Any] {
+            if let knobs = self.simConfig,
+                let json = try JSONSerialization.jsonObject(with: Data(knobs.utf8)) as? [String: Any]
+            {
                 try sim.state.updateKnobs(json)
             }
             configuration.endpointOverride = APNsEndpoint(host: "127.0.0.1", port: sim.apnsPort)
@@ -60,11 +67,15 @@ struct APNsBench: AsyncParsableCommand {
         let client = try APNsClient(configuration: configuration, logger: logger)
         let body = ByteBuffer(string: Self.payload)
         let topic = "com.example.game.push-type.liveactivity"
-        let tokens = (0..<min(self.count, 100_000)).map { n in String(repeating: "a", count: 56) + String(format: "%08x", n) }
+        let tokens = (0..<min(self.count, 100_000)).map { n in
+            String(repeating: "a", count: 56) + String(format: "%08x", n)
+        }
 
         // Warm up: connections, TLS, authentication.
         _ = await client.send(
-            (0..<min(2000, self.count)).map { APNsRequest(deviceToken: tokens[$0 % tokens.count], topic: topic, body: body) },
+            (0..<min(2000, self.count)).map {
+                APNsRequest(deviceToken: tokens[$0 % tokens.count], topic: topic, body: body)
+            },
             credentials: credentials)
         if let simulator { simulator.state.reset() }
 
@@ -80,11 +91,14 @@ struct APNsBench: AsyncParsableCommand {
                     while sent < perCaller {
                         let n = min(self.batch, perCaller - sent)
                         let requests = (0..<n).map {
-                            APNsRequest(deviceToken: tokens[(caller * perCaller + sent + $0) % tokens.count], topic: topic, body: body)
+                            APNsRequest(
+                                deviceToken: tokens[(caller * perCaller + sent + $0) % tokens.count], topic: topic,
+                                body: body)
                         }
                         let t0 = ContinuousClock.now
                         let results = await client.send(requests, credentials: credentials)
-                        latencies.append((ContinuousClock.now - t0).seconds / Double(n) * Double(self.streams * self.connections))
+                        latencies.append(
+                            (ContinuousClock.now - t0).seconds / Double(n) * Double(self.streams * self.connections))
                         accepted += results.filter { if case .success(.accepted) = $0 { true } else { false } }.count
                         if self.verbose {
                             var kinds: [String: Int] = [:]
@@ -114,12 +128,18 @@ struct APNsBench: AsyncParsableCommand {
         }
         await client.shutdown()
         if let simulator {
-            print("server: \(simulator.state.snapshot().rejected) rejected, max streams in flight \(simulator.state.snapshot().maxStreamsInFlight), connections \(simulator.state.snapshot().connectionsTotal)")
+            print(
+                "server: \(simulator.state.snapshot().rejected) rejected, max streams in flight \(simulator.state.snapshot().maxStreamsInFlight), connections \(simulator.state.snapshot().connectionsTotal)"
+            )
         }
-        print(String(format: "apns client: %d notifications in %.2f s = %.0f/s; accepted %d (server counted %@)",
-                     total, elapsed, Double(total) / elapsed, latencies.1, serverCount))
-        print(String(format: "process CPU: %.2f s = %.2f us per notification (client%@)", cpu, cpu / Double(total) * 1e6,
-                     simulator == nil ? " only" : " + in-process simulator"))
+        print(
+            String(
+                format: "apns client: %d notifications in %.2f s = %.0f/s; accepted %d (server counted %@)",
+                total, elapsed, Double(total) / elapsed, latencies.1, serverCount))
+        print(
+            String(
+                format: "process CPU: %.2f s = %.2f us per notification (client%@)", cpu, cpu / Double(total) * 1e6,
+                simulator == nil ? " only" : " + in-process simulator"))
         _ = latencies.0
     }
 

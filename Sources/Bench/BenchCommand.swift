@@ -4,7 +4,6 @@ import Logging
 import NIOCore
 import NIOSSL
 import Shared
-
 import Simulator
 
 @main

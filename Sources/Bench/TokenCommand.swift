@@ -12,6 +12,7 @@ struct TokenCommand: ParsableCommand {
 
     func run() throws {
         let key = try APNsSigningKey(pem: String(contentsOfFile: self.keyFile, encoding: .utf8))
-        print(try ProviderTokenMinter.mint(teamID: self.teamID, keyID: self.keyID, key: key.privateKey, issuedAt: Date()))
+        print(
+            try ProviderTokenMinter.mint(teamID: self.teamID, keyID: self.keyID, key: key.privateKey, issuedAt: Date()))
     }
 }

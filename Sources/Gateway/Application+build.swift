@@ -43,11 +43,13 @@ func buildApplication(
         apps: dependencies.apps, credentials: dependencies.credentials, database: dependencies.database,
         bodyLimit: configuration.maxBodyBytes
     )
-        .register(on: router.group("admin").add(middleware: AdminAuthMiddleware(token: configuration.adminToken)))
+    .register(on: router.group("admin").add(middleware: AdminAuthMiddleware(token: configuration.adminToken)))
 
     let api = router.group("api")
-    let server = api.group().add(middleware: TenantAuthMiddleware(credentials: dependencies.credentials, serverOnly: true))
-    let device = api.group().add(middleware: TenantAuthMiddleware(credentials: dependencies.credentials, serverOnly: false))
+    let server = api.group().add(
+        middleware: TenantAuthMiddleware(credentials: dependencies.credentials, serverOnly: true))
+    let device = api.group().add(
+        middleware: TenantAuthMiddleware(credentials: dependencies.credentials, serverOnly: false))
     let activities = PostgresActivityStore(database: dependencies.database)
     ChannelRoutes(
         channels: PostgresChannelStore(database: dependencies.database),
@@ -57,8 +59,10 @@ func buildApplication(
     ActivityRoutes(activities: activities, bodyLimit: configuration.maxBodyBytes).register(device: device)
     PushRoutes(pushes: PostgresPushStore(database: dependencies.database), bodyLimit: configuration.maxBodyBytes)
         .register(server: server)
-    ScheduleRoutes(schedules: PostgresScheduleStore(database: dependencies.database), bodyLimit: configuration.maxBodyBytes)
-        .register(server: server, device: device)
+    ScheduleRoutes(
+        schedules: PostgresScheduleStore(database: dependencies.database), bodyLimit: configuration.maxBodyBytes
+    )
+    .register(server: server, device: device)
 
     var app = Application(
         router: router,

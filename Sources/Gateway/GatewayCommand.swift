@@ -19,8 +19,10 @@ struct GatewayOptions: ParsableArguments {
     @Option(name: .customLong("database-url"), help: "postgres:// URL (DATABASE_URL).") var databaseURL: String?
     @Option(name: .customLong("database-pool-size"), help: "Database connections (DATABASE_POOL_SIZE, default 20).")
     var databasePoolSize: String?
-    @Option(name: .customLong("admin-token"), help: "Bearer token of the operator API (ADMIN_TOKEN).") var adminToken: String?
-    @Option(name: .customLong("master-key"), help: "Base64 AES-256 key sealing APNs keys (MASTER_KEY).") var masterKey: String?
+    @Option(name: .customLong("admin-token"), help: "Bearer token of the operator API (ADMIN_TOKEN).") var adminToken:
+        String?
+    @Option(name: .customLong("master-key"), help: "Base64 AES-256 key sealing APNs keys (MASTER_KEY).") var masterKey:
+        String?
     @Option(name: .customLong("log-level"), help: "trace|debug|info|notice|warning|error|critical (LOG_LEVEL).")
     var logLevel: String?
     @Option(name: .customLong("max-body-bytes"), help: "Largest request body (MAX_BODY_BYTES, default 65536).")
@@ -49,7 +51,8 @@ extension GatewayCommand {
     struct Migrate: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Apply the numbered migrations in sql/ (idempotent).")
         @Option(name: .customLong("database-url"), help: "postgres:// URL (DATABASE_URL).") var databaseURL: String?
-        @Option(name: .customLong("migrations"), help: "Directory of NNNN_name.sql files (MIGRATIONS_DIR, default sql).")
+        @Option(
+            name: .customLong("migrations"), help: "Directory of NNNN_name.sql files (MIGRATIONS_DIR, default sql).")
         var migrations: String?
 
         func run() async throws {

@@ -44,12 +44,10 @@ final class SimConnectionHandler: ChannelDuplexHandler {
     /// The knobs, read once per read burst (a change applies from the next burst on).
     private var burstKnobs: SimulatorKnobs?
     private var knobs: SimulatorKnobs {
-        get {
-            if let knobs = self.burstKnobs { return knobs }
-            let knobs = self.state.currentKnobs
-            self.burstKnobs = knobs
-            return knobs
-        }
+        if let knobs = self.burstKnobs { return knobs }
+        let knobs = self.state.currentKnobs
+        self.burstKnobs = knobs
+        return knobs
     }
 
     init(state: SimulatorState, validator: RequestValidator) {
@@ -141,7 +139,8 @@ final class SimConnectionHandler: ChannelDuplexHandler {
         self.burstKnobs = nil
         if self.unacknowledgedBytes >= 64 * 1024 {
             self.write(
-                HTTP2Frame(streamID: .rootStream, payload: .windowUpdate(windowSizeIncrement: self.unacknowledgedBytes)))
+                HTTP2Frame(streamID: .rootStream, payload: .windowUpdate(windowSizeIncrement: self.unacknowledgedBytes))
+            )
             self.unacknowledgedBytes = 0
         }
         self.flush()
@@ -239,7 +238,8 @@ final class SimConnectionHandler: ChannelDuplexHandler {
             self.write(HTTP2Frame(streamID: streamID, payload: .headers(.init(headers: headers, endStream: false))))
             self.write(
                 HTTP2Frame(
-                    streamID: streamID, payload: .data(.init(data: .byteBuffer(ByteBuffer(string: json)), endStream: true))))
+                    streamID: streamID,
+                    payload: .data(.init(data: .byteBuffer(ByteBuffer(string: json)), endStream: true))))
         }
     }
 
@@ -315,7 +315,8 @@ enum APNsServer {
                         HTTP2Setting(parameter: .maxHeaderListSize, value: 16 * 1024),
                     ]
                     try sync.addHandler(
-                        NIOHTTP2Handler(mode: .server, connectionConfiguration: configuration, streamConfiguration: .init()))
+                        NIOHTTP2Handler(
+                            mode: .server, connectionConfiguration: configuration, streamConfiguration: .init()))
                     try sync.addHandler(SimConnectionHandler(state: state, validator: validator))
                 }
             }

@@ -31,7 +31,8 @@ enum AdminAPI {
             let list: [[String: Any]] = recorded.map { note in
                 [
                     "headers": note.headers,
-                    "body": (try? JSONSerialization.jsonObject(with: note.body)) ?? String(decoding: note.body, as: UTF8.self),
+                    "body": (try? JSONSerialization.jsonObject(with: note.body))
+                        ?? String(decoding: note.body, as: UTF8.self),
                     "received_at": note.receivedAt,
                 ]
             }
@@ -76,6 +77,7 @@ enum AdminAPI {
     static func json(_ object: Any, status: HTTPResponse.Status = .ok) throws -> Response {
         let data = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])
         return Response(
-            status: status, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(bytes: data)))
+            status: status, headers: [.contentType: "application/json"],
+            body: .init(byteBuffer: ByteBuffer(bytes: data)))
     }
 }

@@ -31,7 +31,9 @@ struct RequestValidator: Sendable {
         method: String?, path: String?, headers: [String: String], bodySize: Int, payloadIsValid: (Bool) -> Bool
     ) -> Result {
         guard method == "POST" else { return Result(verdict: .reject(.methodNotAllowed), authenticated: false) }
-        guard let path, path.hasPrefix("/3/device/") else { return Result(verdict: .reject(.badPath), authenticated: false) }
+        guard let path, path.hasPrefix("/3/device/") else {
+            return Result(verdict: .reject(.badPath), authenticated: false)
+        }
         let token = String(path.dropFirst("/3/device/".count))
         func reject(_ reason: APNsReason, _ authenticated: Bool = true) -> Result {
             Result(verdict: .reject(reason), token: token.isEmpty ? nil : token, authenticated: authenticated)
@@ -46,7 +48,9 @@ struct RequestValidator: Sendable {
             return reject(.invalidPushType)
         }
         if pushType == "liveactivity" && !topic.hasSuffix(".push-type.liveactivity") { return reject(.badTopic) }
-        if let priority = headers["apns-priority"], !["1", "5", "10"].contains(priority) { return reject(.badPriority) }
+        if let priority = headers["apns-priority"], !["1", "5", "10"].contains(priority) {
+            return reject(.badPriority)
+        }
         if let expiration = headers["apns-expiration"], Int(expiration) == nil { return reject(.badExpirationDate) }
         if let id = headers["apns-id"], UUID(uuidString: id) == nil { return reject(.badMessageID) }
         if let collapse = headers["apns-collapse-id"], collapse.utf8.count > 64 { return reject(.badCollapseID) }
@@ -58,7 +62,9 @@ struct RequestValidator: Sendable {
 
     static func isDeviceToken(_ token: String) -> Bool {
         token.utf8.count % 2 == 0 && (16...400).contains(token.utf8.count)
-            && token.utf8.allSatisfy { ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x61 && $0 <= 0x66) || ($0 >= 0x41 && $0 <= 0x46) }
+            && token.utf8.allSatisfy {
+                ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x61 && $0 <= 0x66) || ($0 >= 0x41 && $0 <= 0x46)
+            }
     }
 
     /// nil when the bearer token is a valid ES256 JWT of a trusted key, younger than an hour, allowed on `topic`.
@@ -78,7 +84,9 @@ struct RequestValidator: Sendable {
         }
         if Int(self.now().timeIntervalSince1970) - issuedAt > 3600 { return .expiredProviderToken }
         if let allowed = self.state.key(id: keyID)?.bundleIDs, let topic {
-            let bundle = topic.hasSuffix(".push-type.liveactivity") ? String(topic.dropLast(".push-type.liveactivity".count)) : topic
+            let bundle =
+                topic.hasSuffix(".push-type.liveactivity")
+                ? String(topic.dropLast(".push-type.liveactivity".count)) : topic
             if !allowed.contains(bundle) { return .topicDisallowed }
         }
         return nil

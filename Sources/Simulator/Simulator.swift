@@ -15,7 +15,8 @@ public final class RunningSimulator: Sendable {
     private let admin: Task<Void, any Error>
 
     private init(
-        state: SimulatorState, identity: TLSIdentity, listener: any Channel, adminPort: Int, admin: Task<Void, any Error>
+        state: SimulatorState, identity: TLSIdentity, listener: any Channel, adminPort: Int,
+        admin: Task<Void, any Error>
     ) {
         self.state = state
         self.identity = identity
@@ -71,13 +72,17 @@ public struct SimulatorService: Service {
     }
 
     public func run() async throws {
-        let simulator = try await RunningSimulator.start(host: self.host, port: self.port, adminPort: self.adminPort, logger: self.logger)
+        let simulator = try await RunningSimulator.start(
+            host: self.host, port: self.port, adminPort: self.adminPort, logger: self.logger)
         if let path = self.certificateOut {
             try simulator.identity.certificatePEM.write(toFile: path, atomically: true, encoding: .utf8)
         }
         self.logger.info(
             "APNs simulator listening",
-            metadata: ["apns": "https://\(self.host):\(simulator.apnsPort)", "admin": "http://127.0.0.1:\(simulator.adminPort)"])
+            metadata: [
+                "apns": "https://\(self.host):\(simulator.apnsPort)",
+                "admin": "http://127.0.0.1:\(simulator.adminPort)",
+            ])
         try? await gracefulShutdown()
         await simulator.stop()
     }

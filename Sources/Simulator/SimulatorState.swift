@@ -29,9 +29,13 @@ struct SimulatorKnobs: Codable, Sendable {
 
     /// Applies a partial update: only the keys present change.
     mutating func apply(_ json: [String: Any]) throws {
-        if let v = json["max_concurrent_streams"] { self.maxConcurrentStreams = try Self.int(v, "max_concurrent_streams", min: 1) }
+        if let v = json["max_concurrent_streams"] {
+            self.maxConcurrentStreams = try Self.int(v, "max_concurrent_streams", min: 1)
+        }
         if let v = json["latency_ms"] { self.latencyMs = try Self.int(v, "latency_ms", min: 0) }
-        if let v = json["goaway_after_streams"] { self.goawayAfterStreams = try Self.int(v, "goaway_after_streams", min: 0) }
+        if let v = json["goaway_after_streams"] {
+            self.goawayAfterStreams = try Self.int(v, "goaway_after_streams", min: 0)
+        }
         if let v = json["stall"] {
             guard let b = v as? Bool else { throw KnobError("stall must be a boolean") }
             self.stall = b
@@ -41,7 +45,9 @@ struct SimulatorKnobs: Codable, Sendable {
             self.record = b
         }
         if let v = json["unregistered_tokens"] {
-            guard let tokens = v as? [String] else { throw KnobError("unregistered_tokens must be a list of hex strings") }
+            guard let tokens = v as? [String] else {
+                throw KnobError("unregistered_tokens must be a list of hex strings")
+            }
             self.unregisteredTokens = Set(tokens.map { $0.lowercased() })
         }
         if let v = json["failure_rates"] {
@@ -56,7 +62,9 @@ struct SimulatorKnobs: Codable, Sendable {
             self.failureRates = parsed
         }
         let known: Set<String> = Set(CodingKeys.allCases.map(\.rawValue))
-        if let unknown = json.keys.first(where: { !known.contains($0) }) { throw KnobError("unknown setting \(unknown)") }
+        if let unknown = json.keys.first(where: { !known.contains($0) }) {
+            throw KnobError("unknown setting \(unknown)")
+        }
     }
 
     static func int(_ value: Any, _ name: String, min: Int) throws -> Int {

@@ -14,7 +14,9 @@ public struct TLSIdentity: Sendable {
     let privateKey: NIOSSLPrivateKey
 
     /// A throwaway CA and a server certificate it signs; `certificatePEM` is the CA, the one to trust.
-    public static func generate(hosts: [String] = ["localhost"], ips: [[UInt8]] = [[127, 0, 0, 1]]) throws -> TLSIdentity {
+    public static func generate(hosts: [String] = ["localhost"], ips: [[UInt8]] = [[127, 0, 0, 1]]) throws
+        -> TLSIdentity
+    {
         let now = Date()
         let caKey = P256.Signing.PrivateKey()
         let caName = try DistinguishedName {

@@ -36,7 +36,8 @@ func makeAPNsClient(configuration: WorkerConfiguration, logger: Logger) throws -
         do {
             apns.trustRoots = .certificates(try NIOSSLCertificate.fromPEMFile(file))
         } catch {
-            throw ConfigError(setting: WorkerConfiguration.apnsCAFile.label, problem: "is not a readable PEM certificate file")
+            throw ConfigError(
+                setting: WorkerConfiguration.apnsCAFile.label, problem: "is not a readable PEM certificate file")
         }
     }
     return try APNsClient(configuration: apns, logger: logger)

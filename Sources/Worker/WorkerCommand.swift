@@ -13,16 +13,20 @@ struct WorkerCommand: AsyncParsableCommand {
     @Option(name: .customLong("database-url"), help: "postgres:// URL (DATABASE_URL).") var databaseURL: String?
     @Option(name: .customLong("database-pool-size"), help: "Database connections (DATABASE_POOL_SIZE, default 10).")
     var databasePoolSize: String?
-    @Option(name: .customLong("master-key"), help: "Base64 AES-256 key sealing APNs keys (MASTER_KEY).") var masterKey: String?
+    @Option(name: .customLong("master-key"), help: "Base64 AES-256 key sealing APNs keys (MASTER_KEY).") var masterKey:
+        String?
     @Option(name: .customLong("log-level"), help: "trace|debug|info|notice|warning|error|critical (LOG_LEVEL).")
     var logLevel: String?
     @Option(help: "Jobs run at once (WORKER_CONCURRENCY, default 16).") var concurrency: String?
-    @Option(name: .customLong("lease-seconds"), help: "Job lease, kept alive while running (WORKER_LEASE_SECONDS, default 30).")
+    @Option(
+        name: .customLong("lease-seconds"),
+        help: "Job lease, kept alive while running (WORKER_LEASE_SECONDS, default 30).")
     var leaseSeconds: String?
     @Option(name: .customLong("worker-id"), help: "Lease owner name (WORKER_ID, default random).") var workerID: String?
     @Option(help: "Address of /healthz and /metrics (WORKER_HOST, default 127.0.0.1).") var host: String?
     @Option(help: "Port of /healthz and /metrics (WORKER_PORT, default 9090).") var port: String?
-    @Option(name: .customLong("apns-endpoint"), help: "Send to this https://host:port instead of Apple (APNS_ENDPOINT).")
+    @Option(
+        name: .customLong("apns-endpoint"), help: "Send to this https://host:port instead of Apple (APNS_ENDPOINT).")
     var apnsEndpoint: String?
     @Option(name: .customLong("apns-ca-file"), help: "PEM roots to trust for APNS_ENDPOINT (APNS_CA_FILE).")
     var apnsCAFile: String?
@@ -30,11 +34,15 @@ struct WorkerCommand: AsyncParsableCommand {
     var apnsConnections: String?
     @Option(
         name: .customLong("apns-max-streams"),
-        help: "Our cap on streams in flight per APNs connection (APNS_MAX_STREAMS, default 100; the peer may set less).")
+        help: "Our cap on streams in flight per APNs connection (APNS_MAX_STREAMS, default 100; the peer may set less)."
+    )
     var apnsMaxStreams: String?
-    @Option(name: .customLong("push-batch-size"), help: "Targets per fan-out batch job (PUSH_BATCH_SIZE, default 10000).")
+    @Option(
+        name: .customLong("push-batch-size"), help: "Targets per fan-out batch job (PUSH_BATCH_SIZE, default 10000).")
     var pushBatchSize: String?
-    @Option(name: .customLong("push-chunk-size"), help: "Targets sent and recorded at once (PUSH_CHUNK_SIZE, default 1000).")
+    @Option(
+        name: .customLong("push-chunk-size"), help: "Targets sent and recorded at once (PUSH_CHUNK_SIZE, default 1000)."
+    )
     var pushChunkSize: String?
 
     func run() async throws {

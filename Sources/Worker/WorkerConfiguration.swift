@@ -54,7 +54,8 @@ struct WorkerConfiguration: Sendable {
     init(options: WorkerCommand, environment: [String: String]) throws {
         let resolve = SettingsResolver(environment: environment)
         var runner = JobRunnerConfiguration()
-        runner.concurrency = try resolve.integer(Self.concurrency, flag: options.concurrency, default: 16, range: 1...1024)
+        runner.concurrency = try resolve.integer(
+            Self.concurrency, flag: options.concurrency, default: 16, range: 1...1024)
         runner.lease = .seconds(
             try resolve.integer(Self.leaseSeconds, flag: options.leaseSeconds, default: 30, range: 2...3600))
         if let id = resolve.value(Self.workerID, flag: options.workerID) {

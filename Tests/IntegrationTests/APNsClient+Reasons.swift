@@ -18,7 +18,8 @@ import Testing
                     #expect(status == reason.status)
                 }
                 try await sim.configure(["failure_rates": [String: Double]()])
-                #expect(await client.send(sim.request(token: deviceToken(999)), credentials: sim.credentials).isAccepted)
+                #expect(
+                    await client.send(sim.request(token: deviceToken(999)), credentials: sim.credentials).isAccepted)
             }
         }
     }
@@ -94,7 +95,8 @@ import Testing
             try await sim.configure(["stall": true])
             try await sim.withClient(sim.clientConfiguration(timeout: .milliseconds(500))) { client in
                 let started = ContinuousClock.now
-                let results = await client.send((0..<5).map { sim.request(token: deviceToken($0)) }, credentials: sim.credentials)
+                let results = await client.send(
+                    (0..<5).map { sim.request(token: deviceToken($0)) }, credentials: sim.credentials)
                 let elapsed = ContinuousClock.now - started
                 #expect(results.allSatisfy { $0 == .failure(.deadlineExceeded) })
                 #expect(elapsed >= .milliseconds(450) && elapsed < .seconds(5))

@@ -24,8 +24,12 @@ import Testing
             var stranger = sim.credentials
             stranger.keyID = "STRANGER01"
             try await sim.withClient { client in
-                let results = await client.send((0..<40).map { sim.request(token: deviceToken($0)) }, credentials: stranger)
-                #expect(results.allSatisfy { $0 == .success(.rejected(status: 403, reason: .invalidProviderToken, timestamp: nil)) })
+                let results = await client.send(
+                    (0..<40).map { sim.request(token: deviceToken($0)) }, credentials: stranger)
+                #expect(
+                    results.allSatisfy {
+                        $0 == .success(.rejected(status: 403, reason: .invalidProviderToken, timestamp: nil))
+                    })
             }
             #expect(try await sim.stats()["max_streams_in_flight"] as? Int == 1)
         }
@@ -36,14 +40,16 @@ import Testing
     func aGoawayMidBurstStillDeliversEveryRequestExactlyOnce(streams: Int, goawayAfter: Int, count: Int) async throws {
         try await SimulatorHarness.run { sim in
             try await sim.configure([
-                "goaway_after_streams": goawayAfter, "latency_ms": 2, "max_concurrent_streams": streams, "record": false,
+                "goaway_after_streams": goawayAfter, "latency_ms": 2, "max_concurrent_streams": streams,
+                "record": false,
             ])
             var configuration = sim.clientConfiguration(connections: 2, timeout: .seconds(60))
             configuration.maxConcurrentStreams = streams
             try await sim.withClient(configuration) { client in
                 let results = await client.send(
                     (0..<count).map { sim.request(token: deviceToken($0)) }, credentials: sim.credentials)
-                let failures = Dictionary(grouping: results.filter { !$0.isAccepted }, by: { "\($0)" }).mapValues(\.count)
+                let failures = Dictionary(grouping: results.filter { !$0.isAccepted }, by: { "\($0)" }).mapValues(
+                    \.count)
                 #expect(failures.isEmpty)
                 let stats = try await sim.stats()
                 #expect(stats["accepted"] as? Int == count)

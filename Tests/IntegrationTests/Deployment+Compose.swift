@@ -41,7 +41,8 @@ import Testing
             } else if indent == 6, inEnvironment, let colon = content.firstIndex(of: ":") {
                 let key = String(content[..<colon])
                 let value = content[content.index(after: colon)...].trimmingCharacters(in: .whitespaces)
-                services[services.count - 1].environment[key] = value.trimmingCharacters(in: CharacterSet(charactersIn: "\""))
+                services[services.count - 1].environment[key] = value.trimmingCharacters(
+                    in: CharacterSet(charactersIn: "\""))
             }
         }
         return services
@@ -73,7 +74,9 @@ import Testing
                 #expect(names.contains(key), "\(service.name) sets \(key), which its binary does not read")
             }
             if let url = service.environment["DATABASE_URL"] { #expect(throws: Never.self) { try DatabaseURL(url) } }
-            if let key = service.environment["MASTER_KEY"] { #expect(throws: Never.self) { try MasterKey(base64: key) } }
+            if let key = service.environment["MASTER_KEY"] {
+                #expect(throws: Never.self) { try MasterKey(base64: key) }
+            }
         }
     }
 

@@ -25,12 +25,14 @@ import Testing
             let newMaster = try #require(rotated.json["master_secret"] as? String)
             #expect(newMaster != app.masterSecret)
             let channel = #"{"channel":{"device_type":"ios","install_id":"i-1"}}"#
-            #expect(try await gw.request(.post, "/api/channels", json: channel, auth: app.server).status == .unauthorized)
+            #expect(
+                try await gw.request(.post, "/api/channels", json: channel, auth: app.server).status == .unauthorized)
             let withNew = GatewayHarness.basic(app.key, newMaster)
             #expect(try await gw.request(.post, "/api/channels", json: channel, auth: withNew).status == .created)
 
             // Replace APNs credentials.
-            let apns = #"{"team_id":"TEAMNEW123","key_id":"KEYNEW1234","environment":"production","private_key":\#(jsonString(Fixtures.p8()))}"#
+            let apns =
+                #"{"team_id":"TEAMNEW123","key_id":"KEYNEW1234","environment":"production","private_key":\#(jsonString(Fixtures.p8()))}"#
             let replaced = try await gw.request(.put, "/admin/apps/\(app.key)/apns", json: apns, auth: gw.admin)
             #expect(replaced.status == .ok)
             #expect((replaced.json["app"] as? [String: Any])?["team_id"] as? String == "TEAMNEW123")
@@ -48,7 +50,9 @@ import Testing
             let none = try await gw.request(.get, "/admin/apps")
             #expect(none.status == .unauthorized)
             #expect(none.headers[.wwwAuthenticate]?.hasPrefix("Bearer") == true)
-            #expect(try await gw.request(.get, "/admin/apps", auth: "Bearer wrong-token-wrong-token").status == .unauthorized)
+            #expect(
+                try await gw.request(.get, "/admin/apps", auth: "Bearer wrong-token-wrong-token").status
+                    == .unauthorized)
         }
     }
 
@@ -67,11 +71,13 @@ import Testing
             try await expectError(Fixtures.createAppJSON(pem: notAKey), status: 400, path: "apns.private_key")
             try await expectError(Fixtures.createAppJSON(pem: "hello"), status: 400, path: "apns.private_key")
             try await expectError(#"{"name":"x","apns":{}}"#, status: 400, path: "bundle_id", rule: "is required")
-            try await expectError(Fixtures.createAppJSON(extra: "surprise"), status: 400, path: "extra", rule: "is not a known field")
+            try await expectError(
+                Fixtures.createAppJSON(extra: "surprise"), status: 400, path: "extra", rule: "is not a known field")
             try await expectError(#"{"name":5}"#, status: 400, path: "name", rule: "must be a string")
             try await expectError("{not json", status: 400, path: "")
             let bigName = String(repeating: "n", count: 5000)
-            let big = try await gw.request(.post, "/admin/apps", json: Fixtures.createAppJSON(name: bigName), auth: gw.admin)
+            let big = try await gw.request(
+                .post, "/admin/apps", json: Fixtures.createAppJSON(name: bigName), auth: gw.admin)
             #expect(big.status == .contentTooLarge)
             #expect((big.json["details"] as? [String: String])?["limit"] == "4096")
 

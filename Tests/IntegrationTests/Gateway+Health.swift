@@ -15,7 +15,8 @@ import Testing
             let metrics = try await gw.request(.get, "/metrics")
             #expect(metrics.status == .ok)
             let text = metrics.text
-            #expect(text.contains(#"gateway_http_requests_total{method="GET",route="/admin/apps/{key}",status="404"} 1"#))
+            #expect(
+                text.contains(#"gateway_http_requests_total{method="GET",route="/admin/apps/{key}",status="404"} 1"#))
             #expect(text.contains("gateway_http_request_duration_seconds_bucket"))
             #expect(text.contains(#"jobs_queue_depth{kind="push",state="queued"} 1"#))
             #expect(!text.contains("UNKNOWNUNKNOWN"))  // ids never become labels

@@ -7,7 +7,8 @@ import Testing
         let logs = LogCapture()
         try await GatewayHarness.run(logs: logs) { gw in
             let pem = Fixtures.p8()
-            let created = try await gw.request(.post, "/admin/apps", json: Fixtures.createAppJSON(pem: pem), auth: gw.admin)
+            let created = try await gw.request(
+                .post, "/admin/apps", json: Fixtures.createAppJSON(pem: pem), auth: gw.admin)
             #expect(created.status == .created)
             let key = try #require(created.json["app_key"] as? String)
             let appSecret = try #require(created.json["app_secret"] as? String)

@@ -6,7 +6,9 @@ import Testing
     @Test func tenThousandJobsAcrossFourRunnersEachRunExactlyOnce() async throws {
         try await withTestDatabase(maxConnections: 30) { database in
             let queue = PostgresJobQueue(database: database)
-            let jobs = (0..<10_000).map { JobRequest(kind: "count", appID: Int64($0 % 7 + 1), payload: "{\"n\":\($0)}") }
+            let jobs = (0..<10_000).map {
+                JobRequest(kind: "count", appID: Int64($0 % 7 + 1), payload: "{\"n\":\($0)}")
+            }
             let ids = try await queue.enqueue(jobs)
             #expect(ids.count == 10_000)
 

@@ -8,7 +8,9 @@ import Testing
             let queue = PostgresJobQueue(database: database)
             // App 1 has a big, older backlog; apps 2 and 3 add one job each afterwards.
             _ = try await queue.enqueue((0..<500).map { _ in JobRequest(kind: "fanout", appID: 1) })
-            let small = try await queue.enqueue([JobRequest(kind: "update", appID: 2), JobRequest(kind: "update", appID: 3)])
+            let small = try await queue.enqueue([
+                JobRequest(kind: "update", appID: 2), JobRequest(kind: "update", appID: 3),
+            ])
 
             let first = try await queue.claim(limit: 4, owner: "w", lease: .seconds(30))
             #expect(first.count == 4)

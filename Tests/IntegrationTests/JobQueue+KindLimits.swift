@@ -13,7 +13,10 @@ import Testing
             let running = Mutex((now: 0, most: 0))
             let fastStarted = Mutex<ContinuousClock.Instant?>(nil)
             let slow = ClosureJobHandler { _, _ in
-                running.withLock { $0.now += 1; $0.most = max($0.most, $0.now) }
+                running.withLock {
+                    $0.now += 1
+                    $0.most = max($0.most, $0.now)
+                }
                 try await Task.sleep(for: .milliseconds(800))
                 running.withLock { $0.now -= 1 }
             }
@@ -30,9 +33,10 @@ import Testing
                 let waited = fastStarted.withLock { $0! } - queued
                 // Without the cap all four slots would hold 800 ms jobs; with it the fast job needs no free slot.
                 #expect(waited < .milliseconds(400), "the fast job waited \(waited)")
-                #expect(try await eventually(timeout: .seconds(10)) {
-                    try await database.scalar("SELECT count(*) FROM jobs", as: Int64.self) == 0
-                })
+                #expect(
+                    try await eventually(timeout: .seconds(10)) {
+                        try await database.scalar("SELECT count(*) FROM jobs", as: Int64.self) == 0
+                    })
                 #expect(running.withLock { $0.most } == 2)
                 group.cancelAll()
             }

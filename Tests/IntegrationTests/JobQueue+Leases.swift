@@ -20,7 +20,9 @@ import Testing
                 try Task.checkCancellation()  // makes the closure throwing for #expect(try ...)
                 group.addTask { try await runner(queue, owner: "survivor", handlers: ["work": handler]).run() }
                 #expect(try await eventually(timeout: .seconds(10)) { log.count == 1 })
-                #expect(try await eventually { try await database.scalar("SELECT count(*) FROM jobs", as: Int64.self) == 0 })
+                #expect(
+                    try await eventually { try await database.scalar("SELECT count(*) FROM jobs", as: Int64.self) == 0 }
+                )
                 group.cancelAll()
             }
             let run = try #require(log.all.first)
@@ -41,9 +43,15 @@ import Testing
             }
             try await withThrowingTaskGroup(of: Void.self) { group in
                 try Task.checkCancellation()  // makes the closure throwing for #expect(try ...)
-                group.addTask { try await runner(queue, owner: "a", handlers: ["slow": slow], lease: .seconds(1)).run() }
-                group.addTask { try await runner(queue, owner: "b", handlers: ["slow": slow], lease: .seconds(1)).run() }
-                #expect(try await eventually { try await database.scalar("SELECT count(*) FROM jobs", as: Int64.self) == 0 })
+                group.addTask {
+                    try await runner(queue, owner: "a", handlers: ["slow": slow], lease: .seconds(1)).run()
+                }
+                group.addTask {
+                    try await runner(queue, owner: "b", handlers: ["slow": slow], lease: .seconds(1)).run()
+                }
+                #expect(
+                    try await eventually { try await database.scalar("SELECT count(*) FROM jobs", as: Int64.self) == 0 }
+                )
                 group.cancelAll()
             }
             // The heartbeat extended the 1 s lease through a 2.5 s run: nobody else ran it.

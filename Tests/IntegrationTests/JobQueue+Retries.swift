@@ -16,7 +16,9 @@ import Testing
             try await withThrowingTaskGroup(of: Void.self) { group in
                 try Task.checkCancellation()  // makes the closure throwing for #expect(try ...)
                 group.addTask {
-                    try await runner(queue, owner: "r", handlers: ["flaky": failing], poll: .milliseconds(50), backoff: backoff).run()
+                    try await runner(
+                        queue, owner: "r", handlers: ["flaky": failing], poll: .milliseconds(50), backoff: backoff
+                    ).run()
                 }
                 #expect(
                     try await eventually(timeout: .seconds(20)) {
@@ -46,7 +48,8 @@ import Testing
                 group.addTask { try await runner(queue, owner: "r", handlers: ["bad": handler]).run() }
                 #expect(
                     try await eventually {
-                        try await database.scalar("SELECT count(*) FROM jobs WHERE state = 'dead' AND attempts = 1", as: Int64.self) == 1
+                        try await database.scalar(
+                            "SELECT count(*) FROM jobs WHERE state = 'dead' AND attempts = 1", as: Int64.self) == 1
                     })
                 group.cancelAll()
             }

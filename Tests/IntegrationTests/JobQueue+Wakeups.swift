@@ -11,7 +11,9 @@ import Testing
             try await withThrowingTaskGroup(of: Void.self) { group in
                 try Task.checkCancellation()  // makes the closure throwing for #expect(try ...)
                 // The fallback poll is a minute: only LISTEN/NOTIFY can wake this runner in time.
-                group.addTask { try await runner(queue, owner: "idle", handlers: ["now": handler], poll: .seconds(60)).run() }
+                group.addTask {
+                    try await runner(queue, owner: "idle", handlers: ["now": handler], poll: .seconds(60)).run()
+                }
                 try await Task.sleep(for: .milliseconds(500))  // let it claim nothing, listen and fall asleep
 
                 var latencies: [Duration] = []

@@ -13,39 +13,58 @@ import Testing
     }
 
     static let cases: [Case] = [
-        Case(label: "start without attributes_type",
-             liveActivity: #"{"event":"start","attributes":{},"content_state":{},"alert":{"title":"t","body":"b"}}"#,
-             field: "notification.ios.live_activity.attributes_type"),
-        Case(label: "start without alert body",
-             liveActivity: #"{"event":"start","attributes_type":"A","attributes":{},"content_state":{},"alert":{"title":"t"}}"#,
-             field: "notification.ios.live_activity.alert.body"),
-        Case(label: "update without name", liveActivity: #"{"event":"update","content_state":{}}"#,
-             field: "notification.ios.live_activity.name"),
-        Case(label: "update without content_state", liveActivity: #"{"event":"update","name":"m"}"#,
-             field: "notification.ios.live_activity.content_state"),
-        Case(label: "end without name", liveActivity: #"{"event":"end"}"#, field: "notification.ios.live_activity.name"),
-        Case(label: "dismissal_date on update",
-             liveActivity: #"{"event":"update","name":"m","content_state":{},"dismissal_date":1800000000}"#,
-             field: "notification.ios.live_activity.dismissal_date"),
-        Case(label: "priority 7", liveActivity: #"{"event":"update","name":"m","content_state":{},"priority":7}"#,
-             field: "notification.ios.live_activity.priority"),
-        Case(label: "milliseconds", liveActivity: #"{"event":"update","name":"m","content_state":{},"stale_date":1800000000000}"#,
-             field: "notification.ios.live_activity.stale_date"),
-        Case(label: "sound without title",
-             liveActivity: #"{"event":"update","name":"m","content_state":{},"alert":{"body":"b","sound":"s.caf"}}"#,
-             field: "notification.ios.live_activity.alert.sound"),
-        Case(label: "payload over 4096 bytes",
-             liveActivity: #"{"event":"update","name":"m","content_state":{"text":"\#(String(repeating: "x", count: 4100))"}}"#,
-             field: "notification.ios.live_activity"),
-        Case(label: "unknown field", liveActivity: #"{"event":"update","name":"m","content_state":{},"colour":"red"}"#,
-             field: "notification.ios.live_activity.colour"),
-        Case(label: "bad event", liveActivity: #"{"event":"pause","name":"m"}"#, field: "notification.ios.live_activity.event"),
-        Case(label: "bad selector", liveActivity: #"{"event":"end","name":"m"}"#, field: "audience.or[1]",
-             audience: #"{"or":[{"tag":"a"},{"tag":"b","named_user":"c"}]}"#),
-        Case(label: "bad channel id", liveActivity: #"{"event":"end","name":"m"}"#, field: "audience.ios_channel[0]",
-             audience: #"{"ios_channel":["nope"]}"#),
-        Case(label: "android", liveActivity: #"{"event":"end","name":"m"}"#, field: "device_types",
-             deviceTypes: #"["android"]"#),
+        Case(
+            label: "start without attributes_type",
+            liveActivity: #"{"event":"start","attributes":{},"content_state":{},"alert":{"title":"t","body":"b"}}"#,
+            field: "notification.ios.live_activity.attributes_type"),
+        Case(
+            label: "start without alert body",
+            liveActivity:
+                #"{"event":"start","attributes_type":"A","attributes":{},"content_state":{},"alert":{"title":"t"}}"#,
+            field: "notification.ios.live_activity.alert.body"),
+        Case(
+            label: "update without name", liveActivity: #"{"event":"update","content_state":{}}"#,
+            field: "notification.ios.live_activity.name"),
+        Case(
+            label: "update without content_state", liveActivity: #"{"event":"update","name":"m"}"#,
+            field: "notification.ios.live_activity.content_state"),
+        Case(
+            label: "end without name", liveActivity: #"{"event":"end"}"#, field: "notification.ios.live_activity.name"),
+        Case(
+            label: "dismissal_date on update",
+            liveActivity: #"{"event":"update","name":"m","content_state":{},"dismissal_date":1800000000}"#,
+            field: "notification.ios.live_activity.dismissal_date"),
+        Case(
+            label: "priority 7", liveActivity: #"{"event":"update","name":"m","content_state":{},"priority":7}"#,
+            field: "notification.ios.live_activity.priority"),
+        Case(
+            label: "milliseconds",
+            liveActivity: #"{"event":"update","name":"m","content_state":{},"stale_date":1800000000000}"#,
+            field: "notification.ios.live_activity.stale_date"),
+        Case(
+            label: "sound without title",
+            liveActivity: #"{"event":"update","name":"m","content_state":{},"alert":{"body":"b","sound":"s.caf"}}"#,
+            field: "notification.ios.live_activity.alert.sound"),
+        Case(
+            label: "payload over 4096 bytes",
+            liveActivity:
+                #"{"event":"update","name":"m","content_state":{"text":"\#(String(repeating: "x", count: 4100))"}}"#,
+            field: "notification.ios.live_activity"),
+        Case(
+            label: "unknown field", liveActivity: #"{"event":"update","name":"m","content_state":{},"colour":"red"}"#,
+            field: "notification.ios.live_activity.colour"),
+        Case(
+            label: "bad event", liveActivity: #"{"event":"pause","name":"m"}"#,
+            field: "notification.ios.live_activity.event"),
+        Case(
+            label: "bad selector", liveActivity: #"{"event":"end","name":"m"}"#, field: "audience.or[1]",
+            audience: #"{"or":[{"tag":"a"},{"tag":"b","named_user":"c"}]}"#),
+        Case(
+            label: "bad channel id", liveActivity: #"{"event":"end","name":"m"}"#, field: "audience.ios_channel[0]",
+            audience: #"{"ios_channel":["nope"]}"#),
+        Case(
+            label: "android", liveActivity: #"{"event":"end","name":"m"}"#, field: "device_types",
+            deviceTypes: #"["android"]"#),
     ]
 
     @Test(arguments: cases) func badInputIsA400NamingTheFieldAndEnqueuesNothing(_ c: Case) async throws {
@@ -66,11 +85,13 @@ import Testing
                 #expect(response.text.contains("bytes"))
             }
             #expect(try await gw.database.scalar("SELECT count(*) FROM pushes", as: Int64.self) == 0)
-            #expect(try await gw.database.scalar("SELECT count(*) FROM jobs WHERE kind LIKE 'push.%'", as: Int64.self) == 0)
+            #expect(
+                try await gw.database.scalar("SELECT count(*) FROM jobs WHERE kind LIKE 'push.%'", as: Int64.self) == 0)
         }
     }
 
-    static let valid = #"{"audience":"all","device_types":["ios"],"notification":{"ios":{"live_activity":{"event":"end","name":"m"}}}}"#
+    static let valid =
+        #"{"audience":"all","device_types":["ios"],"notification":{"ios":{"live_activity":{"event":"end","name":"m"}}}}"#
 
     @Test func idempotentRepeatsReturnTheFirstAnswerAndEnqueueNothingNew() async throws {
         try await GatewayHarness.run { gw in

@@ -25,7 +25,8 @@ import Testing
                 let id = try await gw.registerChannel(e2e.app, installID: name, extra: extra)
                 channels[name] = id
                 let activity = name == "c6" ? "other" : "match"
-                try await gw.track(e2e.app, channel: id, name: activity, token: hexToken(index + 1), systemID: "sys-\(name)")
+                try await gw.track(
+                    e2e.app, channel: id, name: activity, token: hexToken(index + 1), systemID: "sys-\(name)")
             }
             let c = { (name: String) in channels[name]! }
             let pushes: [(String, Int)] = [

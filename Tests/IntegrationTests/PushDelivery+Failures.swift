@@ -51,10 +51,13 @@ import Testing
         try await EndToEndHarness.run(environment: environment) { e2e in
             try await e2e.gateway.seedActivities(appKey: e2e.app.key, count: 2500)
             // The key is now only good for another app's topic: every request gets TopicDisallowed.
-            _ = try await e2e.simulator.admin(.POST, "/keys", [
-                "team_id": SimulatorHarness.teamID, "key_id": SimulatorHarness.keyID,
-                "public_key": e2e.simulator.credentials.signingKey.publicKeyPEM, "bundle_ids": ["com.example.other"],
-            ])
+            _ = try await e2e.simulator.admin(
+                .POST, "/keys",
+                [
+                    "team_id": SimulatorHarness.teamID, "key_id": SimulatorHarness.keyID,
+                    "public_key": e2e.simulator.credentials.signingKey.publicKeyPEM,
+                    "bundle_ids": ["com.example.other"],
+                ])
             let report = try await e2e.finished(try await e2e.send(Self.update(1_800_000_001)))
             #expect(report["state"] as? String == "failed")
             #expect(report["failure_reason"] as? String == "TopicDisallowed")

@@ -33,7 +33,8 @@ import Testing
             let startToken = hexToken(100, bytes: 80)
             #expect(
                 try await gw.request(
-                    .put, "/api/channels/\(channel)/push-to-start/MatchAttributes", json: #"{"token":"\#(startToken)"}"#,
+                    .put, "/api/channels/\(channel)/push-to-start/MatchAttributes",
+                    json: #"{"token":"\#(startToken)"}"#,
                     auth: e2e.app.device
                 ).status == .created)
 
@@ -45,14 +46,17 @@ import Testing
                      "alert":{"title":"Kick-off","body":"Lions v Tigers is about to start","sound":"whistle.caf"},
                      "timestamp":1800000000}
                     """#))
-            #expect(try await e2e.finished(start)["counts"] as? [String: Int] == [
-                "targeted": 1, "sent": 1, "accepted": 1, "failed": 0, "skipped": 0, "canceled": 0,
-            ])
+            #expect(
+                try await e2e.finished(start)["counts"] as? [String: Int] == [
+                    "targeted": 1, "sent": 1, "accepted": 1, "failed": 0, "skipped": 0, "canceled": 0,
+                ])
             try await self.expectMatches(e2e, token: startToken, golden: "start")
 
             // The device reports the new activity's token; update and end go to it.
             let token = hexToken(1)
-            try await gw.track(e2e.app, channel: channel, name: "match", token: token, systemID: "A", attributesType: "MatchAttributes")
+            try await gw.track(
+                e2e.app, channel: channel, name: "match", token: token, systemID: "A", attributesType: "MatchAttributes"
+            )
             let update = try await e2e.send(
                 Self.push(
                     #"""

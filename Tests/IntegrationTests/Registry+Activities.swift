@@ -8,13 +8,15 @@ import Testing
             let app = try await gw.createApp()
             let channel = try await gw.registerChannel(app, installID: "device-1")
 
-            let first = try await gw.track(app, channel: channel, name: "chest_timer_0", token: hexToken(1), systemID: "A")
+            let first = try await gw.track(
+                app, channel: channel, name: "chest_timer_0", token: hexToken(1), systemID: "A")
             #expect(first.status == .created)
             #expect(first.json["result"] as? String == "started")
             #expect(try await gw.targetedTokens(name: "chest_timer_0") == [hexToken(1)])
 
             // A retry changes nothing; a new token for the same activity is a rotation.
-            let retry = try await gw.track(app, channel: channel, name: "chest_timer_0", token: hexToken(1), systemID: "A")
+            let retry = try await gw.track(
+                app, channel: channel, name: "chest_timer_0", token: hexToken(1), systemID: "A")
             #expect(retry.status == .ok)
             #expect(retry.json["result"] as? String == "unchanged")
             let rotated = try await gw.track(
@@ -23,7 +25,8 @@ import Testing
             #expect(try await gw.targetedTokens(name: "chest_timer_0") == [hexToken(2)])
 
             // A new system activity id under the same name ends the old instance.
-            let replaced = try await gw.track(app, channel: channel, name: "chest_timer_0", token: hexToken(3), systemID: "B")
+            let replaced = try await gw.track(
+                app, channel: channel, name: "chest_timer_0", token: hexToken(3), systemID: "B")
             #expect(replaced.status == .created)
             #expect(replaced.json["result"] as? String == "replaced")
             #expect(try await gw.targetedTokens(name: "chest_timer_0") == [hexToken(3)])
@@ -32,7 +35,8 @@ import Testing
             #expect(ended == "replaced")
 
             // A late retry for the ended activity is refused and changes nothing.
-            let late = try await gw.track(app, channel: channel, name: "chest_timer_0", token: hexToken(2), systemID: "A")
+            let late = try await gw.track(
+                app, channel: channel, name: "chest_timer_0", token: hexToken(2), systemID: "A")
             #expect(late.status == .conflict)
             #expect((late.json["details"] as? [String: String])?["path"] == "system_activity_id")
             #expect(try await gw.targetedTokens(name: "chest_timer_0") == [hexToken(3)])
@@ -41,7 +45,8 @@ import Testing
             try await gw.track(app, channel: channel, name: "chest_timer_1", token: hexToken(4), systemID: "C")
             try await gw.track(app, channel: channel, name: "match", token: hexToken(5), systemID: "D")
             let reconcile = try await gw.request(
-                .post, "/api/channels/\(channel)/live-activities/reconcile", json: #"{"system_activity_ids":["B","D"]}"#,
+                .post, "/api/channels/\(channel)/live-activities/reconcile",
+                json: #"{"system_activity_ids":["B","D"]}"#,
                 auth: app.device)
             #expect(reconcile.json["ended"] as? Int == 1)
             #expect(try await gw.targetedTokens(name: "chest_timer_1").isEmpty)
@@ -121,7 +126,8 @@ import Testing
                         let tracking = ActivityTracking(
                             attributesType: "Match", token: hexToken(n), systemActivityID: "S\(n % 3)")
                         do {
-                            return try await store.track(appID: appID, channelID: channel, name: "match", tracking).result
+                            return try await store.track(appID: appID, channelID: channel, name: "match", tracking)
+                                .result
                         } catch RegistryError.activityEnded {
                             return "refused"
                         }

@@ -12,26 +12,35 @@ import Testing
             for id in [channel, other] {
                 #expect(
                     try await gw.request(
-                        .put, "/api/channels/\(id)/push-to-start/ChestAttributes", json: #"{"token":"\#(hexToken(9))"}"#,
+                        .put, "/api/channels/\(id)/push-to-start/ChestAttributes",
+                        json: #"{"token":"\#(hexToken(9))"}"#,
                         auth: app.device
                     ).status == .created)
-                try await gw.track(app, channel: id, name: "match", token: hexToken(id == channel ? 1 : 2), systemID: "A")
+                try await gw.track(
+                    app, channel: id, name: "match", token: hexToken(id == channel ? 1 : 2), systemID: "A")
             }
             try await gw.track(app, channel: channel, name: "match", token: hexToken(3), systemID: "B")  // replaces A
             let later = #"{"offset":3600,"content_state":{"home":1}}"#
             #expect(
-                try await gw.request(.post, "/api/channels/\(channel)/live-activities/match/updates", json: later, auth: app.device)
-                    .status == .created)
+                try await gw.request(
+                    .post, "/api/channels/\(channel)/live-activities/match/updates", json: later, auth: app.device
+                )
+                .status == .created)
 
             let before = try await gw.registryRowCounts()
             let forget = try await gw.request(.delete, "/api/channels/\(channel)", auth: app.device)
             #expect(forget.status == .ok)
             let removed = try #require(forget.json["removed"] as? [String: Int])
-            #expect(removed == ["channels": 1, "tags": 3, "push_to_start_tokens": 1, "live_activities": 2, "pending_schedules": 1])
+            #expect(
+                removed == [
+                    "channels": 1, "tags": 3, "push_to_start_tokens": 1, "live_activities": 2, "pending_schedules": 1,
+                ])
 
             #expect(try await gw.registryRowCounts(channel: channel).values.allSatisfy { $0 == 0 })
             #expect(try await gw.database.scalar("SELECT count(*) FROM schedules", as: Int64.self) == 0)
-            #expect(try await gw.database.scalar("SELECT count(*) FROM jobs WHERE kind = 'schedule.fire'", as: Int64.self) == 0)
+            #expect(
+                try await gw.database.scalar("SELECT count(*) FROM jobs WHERE kind = 'schedule.fire'", as: Int64.self)
+                    == 0)
             let after = try await gw.registryRowCounts()
             #expect(after["channels"] == before["channels"]! - 1)
             #expect(after["live_activities"] == 1)
@@ -54,9 +63,12 @@ import Testing
             let token = #"{"token":"\#(hexToken(2))"}"#
             let tracking = #"{"attributes_type":"X","token":"\#(hexToken(2))","system_activity_id":"Z"}"#
             for auth in [b.device, b.server] {
-                #expect(try await gw.request(.put, "\(base)/push-to-start/X", json: token, auth: auth).status == .notFound)
+                #expect(
+                    try await gw.request(.put, "\(base)/push-to-start/X", json: token, auth: auth).status == .notFound)
                 #expect(try await gw.request(.delete, "\(base)/push-to-start/X", auth: auth).status == .notFound)
-                #expect(try await gw.request(.put, "\(base)/live-activities/match", json: tracking, auth: auth).status == .notFound)
+                #expect(
+                    try await gw.request(.put, "\(base)/live-activities/match", json: tracking, auth: auth).status
+                        == .notFound)
                 #expect(try await gw.request(.delete, "\(base)/live-activities/match", auth: auth).status == .notFound)
                 let reconcile = #"{"system_activity_ids":[]}"#
                 #expect(

@@ -10,7 +10,8 @@ import Testing
             let channel = try await gw.registerChannel(app, installID: "device-1")
             let path = "/api/channels/\(channel)/push-to-start/MatchAttributes"
             func put(_ token: String) async throws -> String? {
-                try await gw.request(.put, path, json: #"{"token":"\#(token)"}"#, auth: app.device).json["result"] as? String
+                try await gw.request(.put, path, json: #"{"token":"\#(token)"}"#, auth: app.device).json["result"]
+                    as? String
             }
             func stored() async throws -> String {
                 try await gw.database.scalar(
@@ -23,7 +24,8 @@ import Testing
 
             // Updating the channel without tokens, or with nulls, deletes nothing.
             let update = #"{"channel":{"opt_in":true,"named_user_id":null,"tags":null}}"#
-            #expect(try await gw.request(.put, "/api/channels/\(channel)", json: update, auth: app.device).status == .ok)
+            #expect(
+                try await gw.request(.put, "/api/channels/\(channel)", json: update, auth: app.device).status == .ok)
             #expect(try await stored() == hexToken(2))
 
             #expect(try await gw.request(.delete, path, auth: app.device).json["deleted"] as? Int == 1)
@@ -44,7 +46,8 @@ import Testing
             func post(_ body: String) async throws -> TestResponse {
                 try await gw.request(.post, "/api/channels/tags", json: body, auth: app.server)
             }
-            let add = try await post(#"{"audience":{"ios_channel":["\#(one)","\#(two)"]},"add":{"tier":["gold","vip"]}}"#)
+            let add = try await post(
+                #"{"audience":{"ios_channel":["\#(one)","\#(two)"]},"add":{"tier":["gold","vip"]}}"#)
             #expect(add.json["channels_updated"] as? Int == 2)
             #expect(try await tags(two) == ["tier": ["gold", "vip"]])
             _ = try await post(#"{"audience":{"ios_channel":"\#(one)"},"remove":{"tier":["vip"],"device":["x"]}}"#)
@@ -58,7 +61,9 @@ import Testing
             #expect(try await tags(two) == ["tier": ["silver"]])
 
             // Named users are removed explicitly, never by a missing field.
-            let lookup = { try await gw.request(.get, "/api/channels/\(one)", auth: app.server).json["channel"] as? [String: Any] }
+            let lookup = {
+                try await gw.request(.get, "/api/channels/\(one)", auth: app.server).json["channel"] as? [String: Any]
+            }
             #expect(try await lookup()?["named_user_id"] as? String == "u1")
             #expect(try await gw.request(.delete, "/api/channels/\(one)/named-user", auth: app.device).status == .ok)
             #expect(try await lookup()?["named_user_id"] is NSNull)

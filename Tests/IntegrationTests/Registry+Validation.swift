@@ -15,27 +15,37 @@ import Testing
 
     static let token = hexToken(1)
     static let cases: [Case] = [
-        Case(label: "odd hex", method: "PUT", path: "/live-activities/match",
-             body: #"{"attributes_type":"A","token":"abc","system_activity_id":"S"}"#, status: 400, field: "token"),
-        Case(label: "not hex", method: "PUT", path: "/push-to-start/A",
-             body: #"{"token":"\#(String(repeating: "zz", count: 16))"}"#, status: 400, field: "token"),
-        Case(label: "10 KB name", method: "PUT", path: "/live-activities/\(String(repeating: "n", count: 10_240))",
-             body: #"{"attributes_type":"A","token":"\#(token)","system_activity_id":"S"}"#, status: 400, field: "name"),
-        Case(label: "bad attributes type", method: "PUT", path: "/push-to-start/9Lives",
-             body: #"{"token":"\#(token)"}"#, status: 400, field: "attributes_type"),
-        Case(label: "wrong type", method: "PUT", path: "/live-activities/match",
-             body: #"{"attributes_type":"A","token":42,"system_activity_id":"S"}"#, status: 400, field: "token"),
-        Case(label: "null token", method: "PUT", path: "/push-to-start/A", body: #"{"token":null}"#, status: 400,
-             field: "token"),
-        Case(label: "unknown field", method: "PUT", path: "/live-activities/match",
-             body: #"{"attributes_type":"A","token":"\#(token)","system_activity_id":"S","extra":1}"#, status: 400,
-             field: "extra"),
-        Case(label: "missing field", method: "PUT", path: "/live-activities/match",
-             body: #"{"token":"\#(token)","system_activity_id":"S"}"#, status: 400, field: "attributes_type"),
-        Case(label: "bad reconcile entry", method: "POST", path: "/live-activities/reconcile",
-             body: #"{"system_activity_ids":["ok", ""]}"#, status: 400, field: "system_activity_ids[1]"),
-        Case(label: "over-size body", method: "PUT", path: "/push-to-start/A",
-             body: #"{"token":"\#(String(repeating: "ab", count: 40_000))"}"#, status: 413, field: ""),
+        Case(
+            label: "odd hex", method: "PUT", path: "/live-activities/match",
+            body: #"{"attributes_type":"A","token":"abc","system_activity_id":"S"}"#, status: 400, field: "token"),
+        Case(
+            label: "not hex", method: "PUT", path: "/push-to-start/A",
+            body: #"{"token":"\#(String(repeating: "zz", count: 16))"}"#, status: 400, field: "token"),
+        Case(
+            label: "10 KB name", method: "PUT", path: "/live-activities/\(String(repeating: "n", count: 10_240))",
+            body: #"{"attributes_type":"A","token":"\#(token)","system_activity_id":"S"}"#, status: 400, field: "name"),
+        Case(
+            label: "bad attributes type", method: "PUT", path: "/push-to-start/9Lives",
+            body: #"{"token":"\#(token)"}"#, status: 400, field: "attributes_type"),
+        Case(
+            label: "wrong type", method: "PUT", path: "/live-activities/match",
+            body: #"{"attributes_type":"A","token":42,"system_activity_id":"S"}"#, status: 400, field: "token"),
+        Case(
+            label: "null token", method: "PUT", path: "/push-to-start/A", body: #"{"token":null}"#, status: 400,
+            field: "token"),
+        Case(
+            label: "unknown field", method: "PUT", path: "/live-activities/match",
+            body: #"{"attributes_type":"A","token":"\#(token)","system_activity_id":"S","extra":1}"#, status: 400,
+            field: "extra"),
+        Case(
+            label: "missing field", method: "PUT", path: "/live-activities/match",
+            body: #"{"token":"\#(token)","system_activity_id":"S"}"#, status: 400, field: "attributes_type"),
+        Case(
+            label: "bad reconcile entry", method: "POST", path: "/live-activities/reconcile",
+            body: #"{"system_activity_ids":["ok", ""]}"#, status: 400, field: "system_activity_ids[1]"),
+        Case(
+            label: "over-size body", method: "PUT", path: "/push-to-start/A",
+            body: #"{"token":"\#(String(repeating: "ab", count: 40_000))"}"#, status: 413, field: ""),
     ]
 
     @Test(arguments: cases) func badInputGetsAPrecise4xxAndChangesNothing(_ c: Case) async throws {

@@ -29,7 +29,8 @@ import Testing
 
     static func channels(_ e2e: EndToEndHarness) async throws -> [String] {
         let rows = try await e2e.gateway.database.client.query(
-            "SELECT c.id::text FROM channels c ORDER BY substr(c.install_id, 6)::int", logger: e2e.gateway.database.logger)
+            "SELECT c.id::text FROM channels c ORDER BY substr(c.install_id, 6)::int",
+            logger: e2e.gateway.database.logger)
         var ids: [String] = []
         for try await id in rows.decode(String.self) { ids.append(id) }
         return ids
@@ -39,7 +40,8 @@ import Testing
         let deadline = ContinuousClock.now + timeout
         while ContinuousClock.now < deadline {
             let done = try await e2e.gateway.database.scalar(
-                "SELECT count(*) FROM schedules s JOIN pushes p ON p.id = s.push_id WHERE p.state = 'done'", as: Int64.self)
+                "SELECT count(*) FROM schedules s JOIN pushes p ON p.id = s.push_id WHERE p.state = 'done'",
+                as: Int64.self)
             if done >= count { return }
             try await Task.sleep(for: .milliseconds(100))
         }
@@ -96,7 +98,8 @@ import Testing
             let byToken = try await e2e.acceptedByToken()
             let wrong = (1...count).filter { byToken[hexToken($0)] != 1 }.map { "\($0): \(byToken[hexToken($0)] ?? 0)" }
             #expect(wrong.isEmpty, "tokens not accepted exactly once: \(wrong)")
-            #expect(try await e2e.gateway.database.scalar("SELECT count(*) FROM pushes", as: Int64.self) == Int64(count))
+            #expect(
+                try await e2e.gateway.database.scalar("SELECT count(*) FROM pushes", as: Int64.self) == Int64(count))
         }
     }
 }

@@ -3,7 +3,8 @@ import Testing
 
 @Suite struct APNsReasonTests {
     @Test(arguments: [
-        ("Unregistered", APNsAction.dropToken, 410), ("ExpiredToken", .dropToken, 410), ("BadDeviceToken", .dropToken, 400),
+        ("Unregistered", APNsAction.dropToken, 410), ("ExpiredToken", .dropToken, 410),
+        ("BadDeviceToken", .dropToken, 400),
         ("TooManyRequests", .retryLater, 429), ("InternalServerError", .retryLater, 500),
         ("ServiceUnavailable", .retryLater, 503), ("Shutdown", .retryLater, 503), ("IdleTimeout", .retryLater, 400),
         ("ExpiredProviderToken", .refreshCredentials, 403), ("InvalidProviderToken", .refreshCredentials, 403),

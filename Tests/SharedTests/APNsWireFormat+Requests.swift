@@ -11,7 +11,8 @@ import Testing
         let request = APNsRequest(
             deviceToken: "ab12", topic: "com.example.app.push-type.liveactivity", body: self.body,
             priority: .powerConsiderate, expiration: 1_800_000_600, apnsID: "0b9e3f2a-6c1d-4e57-9a7b-2f3c4d5e6f70")
-        let headers = APNsWireFormat.requestHeaders(for: request, authorization: "bearer JWT", authority: "api.push.apple.com")
+        let headers = APNsWireFormat.requestHeaders(
+            for: request, authorization: "bearer JWT", authority: "api.push.apple.com")
         var seen: [String: (value: String, indexable: Bool)] = [:]
         for (name, value, indexing) in headers { seen[name] = (value, indexing == .indexable) }
         #expect(seen[":method"]?.value == "POST")

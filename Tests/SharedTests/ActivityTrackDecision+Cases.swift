@@ -12,18 +12,23 @@ import Testing
 
     @Test func decisions() {
         #expect(ActivityTrackDecision.decide(current: nil, requested: self.request, requestedHasEnded: false) == .start)
-        #expect(ActivityTrackDecision.decide(current: nil, requested: self.request, requestedHasEnded: true) == .refuseEnded)
+        #expect(
+            ActivityTrackDecision.decide(current: nil, requested: self.request, requestedHasEnded: true) == .refuseEnded
+        )
         #expect(
             ActivityTrackDecision.decide(current: self.current(), requested: self.request, requestedHasEnded: false)
                 == .unchanged)
         #expect(
-            ActivityTrackDecision.decide(current: self.current(token: "bb"), requested: self.request, requestedHasEnded: false)
+            ActivityTrackDecision.decide(
+                current: self.current(token: "bb"), requested: self.request, requestedHasEnded: false)
                 == .rotate(instanceID: 7))
         #expect(
-            ActivityTrackDecision.decide(current: self.current(type: "Other"), requested: self.request, requestedHasEnded: false)
+            ActivityTrackDecision.decide(
+                current: self.current(type: "Other"), requested: self.request, requestedHasEnded: false)
                 == .rotate(instanceID: 7))
         #expect(
-            ActivityTrackDecision.decide(current: self.current(active: false), requested: self.request, requestedHasEnded: false)
+            ActivityTrackDecision.decide(
+                current: self.current(active: false), requested: self.request, requestedHasEnded: false)
                 == .rotate(instanceID: 7))
         #expect(
             ActivityTrackDecision.decide(current: self.current("S0"), requested: self.request, requestedHasEnded: false)

@@ -4,7 +4,9 @@ import Testing
 @Suite struct BackoffTests {
     @Test func delaysDoubleUpToTheCap() {
         let backoff = Backoff(base: .seconds(1), cap: .seconds(10), jitter: 0)
-        #expect((1...6).map { backoff.delay(attempt: $0, random: 0.7) } == [1, 2, 4, 8, 10, 10].map { Duration.seconds($0) })
+        #expect(
+            (1...6).map { backoff.delay(attempt: $0, random: 0.7) }
+                == [1, 2, 4, 8, 10, 10].map { Duration.seconds($0) })
     }
 
     @Test func jitterOnlyShortensWithinItsFraction() {
@@ -15,6 +17,8 @@ import Testing
     }
 
     @Test func hugeAttemptCountsDoNotOverflow() {
-        #expect(Backoff(base: .seconds(1), cap: .seconds(300), jitter: 0).delay(attempt: 10_000, random: 0) == .seconds(300))
+        #expect(
+            Backoff(base: .seconds(1), cap: .seconds(300), jitter: 0).delay(attempt: 10_000, random: 0) == .seconds(300)
+        )
     }
 }

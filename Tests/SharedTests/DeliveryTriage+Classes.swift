@@ -24,7 +24,8 @@ import Testing
 
         let last = DeliveryTriage.triage(Array(results[3...5]), indexes: [3, 4, 5], finalAttempt: true)
         #expect(last.retry.isEmpty)
-        #expect(last.failures.map(\.reason) == ["ServiceUnavailable", "TooManyRequests", "transport:deadline_exceeded"])
+        #expect(
+            last.failures.map(\.reason) == ["ServiceUnavailable", "TooManyRequests", "transport:deadline_exceeded"])
     }
 
     @Test func configurationAndCredentialRefusalsStopThePush() {

@@ -29,12 +29,16 @@ private struct Outer: Decodable {
     }
 
     @Test func unknownFieldsAreNamedByPath() {
-        #expect(error(#"{"items":[{"tag":"a"},{"tag":"b","x":1}],"count":1}"#) == ValidationError(path: "items[1].x", rule: "is not a known field"))
+        #expect(
+            error(#"{"items":[{"tag":"a"},{"tag":"b","x":1}],"count":1}"#)
+                == ValidationError(path: "items[1].x", rule: "is not a known field"))
     }
 
     @Test func missingAndMistypedFields() {
         #expect(error(#"{"items":[]}"#) == ValidationError(path: "count", rule: "is required"))
-        #expect(error(#"{"items":[{"tag":5}],"count":1}"#) == ValidationError(path: "items[0].tag", rule: "must be a string"))
+        #expect(
+            error(#"{"items":[{"tag":5}],"count":1}"#)
+                == ValidationError(path: "items[0].tag", rule: "must be a string"))
         #expect(error(#"{"items":[],"count":"1"}"#) == ValidationError(path: "count", rule: "must be an integer"))
         #expect(error("{oops")?.path == "")
     }

@@ -96,7 +96,10 @@ struct ScheduleRoutes {
     @Sendable func cancelUpdates(_ request: Request, context: GatewayContext) async throws -> OK<Canceled> {
         let tenant = try context.requireTenant()
         let (channelID, name) = (try ChannelRoutes.channelID(context), try ActivityRoutes.name(context))
-        return OK(Canceled(canceled: try await self.schedules.cancelUpdates(appID: tenant.appID, channelID: channelID, name: name)))
+        return OK(
+            Canceled(
+                canceled: try await self.schedules.cancelUpdates(appID: tenant.appID, channelID: channelID, name: name))
+        )
     }
 
     struct Launch: Decodable, Sendable {
@@ -104,7 +107,8 @@ struct ScheduleRoutes {
         enum CodingKeys: String, CodingKey, CaseIterable { case systemActivityID = "system_activity_id" }
         init(from decoder: any Decoder) throws {
             try decoder.rejectUnknownKeys(CodingKeys.self)
-            self.systemActivityID = try decoder.container(keyedBy: CodingKeys.self).decode(String.self, forKey: .systemActivityID)
+            self.systemActivityID = try decoder.container(keyedBy: CodingKeys.self).decode(
+                String.self, forKey: .systemActivityID)
             try RegistryRules.systemActivityID(self.systemActivityID, path: "system_activity_id")
         }
     }
@@ -113,7 +117,9 @@ struct ScheduleRoutes {
         let tenant = try context.requireTenant()
         let channelID = try ChannelRoutes.channelID(context)
         let body = try await request.decodeJSON(Launch.self, limit: self.bodyLimit)
-        return OK(try await self.schedules.launch(appID: tenant.appID, channelID: channelID, systemActivityID: body.systemActivityID))
+        return OK(
+            try await self.schedules.launch(
+                appID: tenant.appID, channelID: channelID, systemActivityID: body.systemActivityID))
     }
 
     static func scheduleID(_ context: GatewayContext) throws -> UUID {

@@ -76,7 +76,8 @@ public final class APNsClient: Sendable {
         while start < requests.count {
             let end = min(start + self.configuration.window, requests.count)
             let first = pool.cursor.add(1, ordering: .relaxed).newValue
-            results += await self.submit(requests[start..<end], credentials: credentials, slots: pool.slots, first: first)
+            results += await self.submit(
+                requests[start..<end], credentials: credentials, slots: pool.slots, first: first)
             start = end
         }
         return results
@@ -123,7 +124,8 @@ public final class APNsClient: Sendable {
                     eventLoop: self.group.next(), endpoint: endpoint, tls: self.tls, configuration: self.configuration,
                     tokens: self.tokens, logger: self.logger)
             }
-            let pool = Pool(slots: (0..<max(1, self.configuration.connectionsPerPool)).map { _ in slot() }, express: slot())
+            let pool = Pool(
+                slots: (0..<max(1, self.configuration.connectionsPerPool)).map { _ in slot() }, express: slot())
             pools[key] = pool
             return pool
         }

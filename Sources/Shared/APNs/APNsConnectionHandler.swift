@@ -79,7 +79,8 @@ final class APNsConnectionHandler: ChannelDuplexHandler {
             self.wrapOutboundOut(HTTP2Frame(streamID: streamID, payload: .headers(.init(headers: headers)))),
             promise: nil)
         context.write(
-            self.wrapOutboundOut(HTTP2Frame(streamID: streamID, payload: .data(.init(data: .byteBuffer(body), endStream: true)))),
+            self.wrapOutboundOut(
+                HTTP2Frame(streamID: streamID, payload: .data(.init(data: .byteBuffer(body), endStream: true)))),
             promise: nil)
         self.needsFlush = true
         return streamID
@@ -101,7 +102,8 @@ final class APNsConnectionHandler: ChannelDuplexHandler {
 
     func ping(_ data: UInt64) {
         self.context?.writeAndFlush(
-            self.wrapOutboundOut(HTTP2Frame(streamID: .rootStream, payload: .ping(HTTP2PingData(withInteger: data), ack: false))),
+            self.wrapOutboundOut(
+                HTTP2Frame(streamID: .rootStream, payload: .ping(HTTP2PingData(withInteger: data), ack: false))),
             promise: nil)
     }
 
@@ -190,7 +192,8 @@ final class APNsConnectionHandler: ChannelDuplexHandler {
         guard self.unacknowledgedBytes >= 16 * 1024, let context = self.context else { return }
         context.write(
             self.wrapOutboundOut(
-                HTTP2Frame(streamID: .rootStream, payload: .windowUpdate(windowSizeIncrement: self.unacknowledgedBytes))),
+                HTTP2Frame(streamID: .rootStream, payload: .windowUpdate(windowSizeIncrement: self.unacknowledgedBytes))
+            ),
             promise: nil)
         self.unacknowledgedBytes = 0
         self.needsFlush = true
@@ -199,7 +202,9 @@ final class APNsConnectionHandler: ChannelDuplexHandler {
     private func finish(_ streamID: HTTP2StreamID) {
         guard let stream = self.open.removeValue(forKey: streamID) else { return }
         if let status = stream.status {
-            self.onEvent(.stream(requestID: stream.requestID, .response(status: status, apnsID: stream.apnsID, body: stream.body)))
+            self.onEvent(
+                .stream(
+                    requestID: stream.requestID, .response(status: status, apnsID: stream.apnsID, body: stream.body)))
         } else {
             self.onEvent(.stream(requestID: stream.requestID, .closed(streamID: streamID)))
         }

@@ -125,7 +125,8 @@ final class SlotCore {
         for (request, promise) in zip(requests, promises) {
             let id = self.nextID
             self.nextID += 1
-            self.requests[id] = Request(request: request, credentials: credentials, deadline: deadline, promise: promise)
+            self.requests[id] = Request(
+                request: request, credentials: credentials, deadline: deadline, promise: promise)
             self.gate.enqueue(id)
         }
         self.startSweepIfNeeded()
@@ -180,7 +181,8 @@ final class SlotCore {
                 !request.retriedWithNewToken, let used = request.providerToken
             {
                 // The provider token was refused: drop it (once, however many requests used it) and retry once.
-                self.tokens.invalidate(token: used, teamID: request.credentials.teamID, keyID: request.credentials.keyID)
+                self.tokens.invalidate(
+                    token: used, teamID: request.credentials.teamID, keyID: request.credentials.keyID)
                 request.retriedWithNewToken = true
                 request.streamID = nil
                 self.gate.requeueFirst(id)
@@ -196,7 +198,12 @@ final class SlotCore {
                 self.gate.requeueFirst(id)
                 self.ensureConnection()
             } else {
-                self.logger.trace("APNs stream lost", metadata: ["stream": "\(result)", "generation": "\(request.generation)", "goaway": "\(self.goAwayLastStreamID)"])
+                self.logger.trace(
+                    "APNs stream lost",
+                    metadata: [
+                        "stream": "\(result)", "generation": "\(request.generation)",
+                        "goaway": "\(self.goAwayLastStreamID)",
+                    ])
                 self.requests[id] = nil
                 request.promise.fail(APNsTransportError.connectionLost)
             }
@@ -248,8 +255,12 @@ final class SlotCore {
                     connectionConfiguration.headerBlockValidation = .disabled
                     connectionConfiguration.contentLengthValidation = .disabled
                     try sync.addHandler(
-                        NIOHTTP2Handler(mode: .client, connectionConfiguration: connectionConfiguration, streamConfiguration: .init()))
-                    let handler = APNsConnectionHandler { event in bound.value.connectionEvent(event, generation: generation) }
+                        NIOHTTP2Handler(
+                            mode: .client, connectionConfiguration: connectionConfiguration,
+                            streamConfiguration: .init()))
+                    let handler = APNsConnectionHandler { event in
+                        bound.value.connectionEvent(event, generation: generation)
+                    }
                     try sync.addHandler(handler)
                     handlerPromise.succeed(NIOLoopBound(handler, eventLoop: channel.eventLoop))
                 }

@@ -4,7 +4,9 @@ import Synchronization
 
 /// Mints APNs provider tokens: ES256 JWTs `{alg: ES256, kid: <key id>}.{iss: <team id>, iat: <now>}`.
 public enum ProviderTokenMinter {
-    public static func mint(teamID: String, keyID: String, key: P256.Signing.PrivateKey, issuedAt: Date) throws -> String {
+    public static func mint(teamID: String, keyID: String, key: P256.Signing.PrivateKey, issuedAt: Date) throws
+        -> String
+    {
         let header = #"{"alg":"ES256","kid":"\#(keyID)"}"#
         let claims = #"{"iss":"\#(teamID)","iat":\#(Int(issuedAt.timeIntervalSince1970))}"#
         let signingInput = base64URL(Data(header.utf8)) + "." + base64URL(Data(claims.utf8))

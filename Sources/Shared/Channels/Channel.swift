@@ -65,7 +65,9 @@ public struct ChannelRegistration: Sendable, Equatable, Decodable {
         }
         for (group, tags) in self.tagGroups ?? [:] {
             try TagRules.group(group, path: "channel.tag_groups.\(group)")
-            for (index, tag) in tags.enumerated() { try TagRules.tag(tag, path: "channel.tag_groups.\(group)[\(index)]") }
+            for (index, tag) in tags.enumerated() {
+                try TagRules.tag(tag, path: "channel.tag_groups.\(group)[\(index)]")
+            }
         }
     }
 
@@ -86,7 +88,9 @@ public enum TagRules {
 
     public static func group(_ group: String, path: String) throws(ValidationError) {
         guard !group.isEmpty, group.utf8.count <= 64,
-            group.utf8.allSatisfy({ ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x61 && $0 <= 0x7A) || $0 == 0x5F || $0 == 0x2D })
+            group.utf8.allSatisfy({
+                ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x61 && $0 <= 0x7A) || $0 == 0x5F || $0 == 0x2D
+            })
         else { throw ValidationError(path: path, rule: "must be 1 to 64 characters of a-z, 0-9, _ and -") }
     }
 }

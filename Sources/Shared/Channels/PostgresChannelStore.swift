@@ -36,7 +36,8 @@ public struct PostgresChannelStore: ChannelStore {
             var result: (UUID, Bool)?
             for try await row in rows.decode((UUID, Bool).self) { result = row }
             guard let (id, created) = result else { throw MigrationError(description: "upsert returned no row") }
-            try await Self.replaceTags(registration.replacedTagGroups, channelID: id, appID: appID, on: connection, logger: self.logger)
+            try await Self.replaceTags(
+                registration.replacedTagGroups, channelID: id, appID: appID, on: connection, logger: self.logger)
             return (id, created)
         }
     }
@@ -60,7 +61,8 @@ public struct PostgresChannelStore: ChannelStore {
             var found = false
             for try await _ in rows.decode(UUID.self) { found = true }
             guard found else { return false }
-            try await Self.replaceTags(registration.replacedTagGroups, channelID: channelID, appID: appID, on: connection, logger: self.logger)
+            try await Self.replaceTags(
+                registration.replacedTagGroups, channelID: channelID, appID: appID, on: connection, logger: self.logger)
             return true
         }
     }

@@ -62,7 +62,8 @@ public struct SettingsResolver: Sendable {
         do {
             return try MasterKey(base64: raw)
         } catch {
-            throw ConfigError(setting: setting.label, problem: "must be 32 bytes in base64 (e.g. `openssl rand -base64 32`)")
+            throw ConfigError(
+                setting: setting.label, problem: "must be 32 bytes in base64 (e.g. `openssl rand -base64 32`)")
         }
     }
 

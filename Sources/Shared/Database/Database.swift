@@ -15,7 +15,8 @@ public struct Database: Sendable {
 
     public init(url: DatabaseURL, maxConnections: Int, logger: Logger) {
         self.init(
-            client: PostgresClient(configuration: url.clientConfiguration(maxConnections: maxConnections), backgroundLogger: logger),
+            client: PostgresClient(
+                configuration: url.clientConfiguration(maxConnections: maxConnections), backgroundLogger: logger),
             logger: logger
         )
     }

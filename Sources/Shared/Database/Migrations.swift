@@ -46,11 +46,15 @@ public enum MigrationFiles {
                 throw MigrationError(description: "migration file '\(file)' is not named NNNN_name.sql")
             }
             let sql = try String(contentsOfFile: directory + "/" + file, encoding: .utf8)
-            migrations.append(Migration(version: version, name: String(stem[stem.index(after: underscore)...]), sql: sql))
+            migrations.append(
+                Migration(version: version, name: String(stem[stem.index(after: underscore)...]), sql: sql))
         }
         migrations.sort { $0.version < $1.version }
         for (index, migration) in migrations.enumerated() where migration.version != index + 1 {
-            throw MigrationError(description: "migration versions must run 1, 2, 3 ... without gaps; found \(migration.version) at position \(index + 1)")
+            throw MigrationError(
+                description:
+                    "migration versions must run 1, 2, 3 ... without gaps; found \(migration.version) at position \(index + 1)"
+            )
         }
         return migrations
     }
@@ -125,7 +129,7 @@ public struct Migrator: Sendable {
             )
             for try await version in rows.decode(Int.self) { return version }
             return 0
-        } catch where error.isUndefinedTable {
+        } catch  where error.isUndefinedTable {
             return 0
         }
     }

@@ -84,7 +84,8 @@ public enum SQLStatementSplitter {
         while j < chars.count {
             let c = chars[j]
             if c == "$" { return j }
-            let isTagChar = (c >= "a" && c <= "z") || (c >= "A" && c <= "Z") || c == "_" || (j > start + 1 && c >= "0" && c <= "9")
+            let isTagChar =
+                (c >= "a" && c <= "z") || (c >= "A" && c <= "Z") || c == "_" || (j > start + 1 && c >= "0" && c <= "9")
             if !isTagChar { return nil }
             j += 1
         }
@@ -92,7 +93,9 @@ public enum SQLStatementSplitter {
     }
 
     static func isOnlyComments(_ text: String) -> Bool {
-        text.split(separator: "\n").allSatisfy { $0.trimmingWhitespace().isEmpty || $0.trimmingWhitespace().hasPrefix("--") }
+        text.split(separator: "\n").allSatisfy {
+            $0.trimmingWhitespace().isEmpty || $0.trimmingWhitespace().hasPrefix("--")
+        }
     }
 }
 

@@ -43,7 +43,9 @@ public struct DeliveryLedger: Sendable {
             FROM pushes WHERE id = \(id)
             """,
             logger: self.logger)
-        for try await row in rows.decode((Int64, String, String, String?, String?, String, ByteBuffer, Int64, Int16).self) {
+        for try await row in rows.decode(
+            (Int64, String, String, String?, String?, String, ByteBuffer, Int64, Int16).self)
+        {
             let audience = try JSONDecoder().decode(Audience.self, from: Data(row.5.utf8))
             return PushForDelivery(
                 id: id, appID: row.0, state: row.1,
@@ -56,7 +58,8 @@ public struct DeliveryLedger: Sendable {
     }
 
     public func state(of pushID: UUID) async throws -> String? {
-        let rows = try await self.database.client.query("SELECT state FROM pushes WHERE id = \(pushID)", logger: self.logger)
+        let rows = try await self.database.client.query(
+            "SELECT state FROM pushes WHERE id = \(pushID)", logger: self.logger)
         for try await state in rows.decode(String.self) { return state }
         return nil
     }
@@ -115,7 +118,8 @@ public struct DeliveryLedger: Sendable {
             logger: self.logger)
         for try await (lower, upper, cursor, state, inline) in rows.decode((UUID?, UUID?, UUID?, String, Bool).self) {
             return PushBatch(
-                pushID: pushID, seq: seq, lower: lower, upper: upper, cursor: cursor, state: state, sentByFanout: inline)
+                pushID: pushID, seq: seq, lower: lower, upper: upper, cursor: cursor, state: state, sentByFanout: inline
+            )
         }
         return nil
     }

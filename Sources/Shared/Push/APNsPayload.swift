@@ -5,7 +5,8 @@ public enum APNsPayload {
     public static let maxBytes = 4096
 
     /// Encodes `notification` with `timestamp` (epoch seconds) and checks APNs' size limit.
-    public static func encode(_ notification: LiveActivityNotification, timestamp: Int64, path: String) throws(ValidationError)
+    public static func encode(_ notification: LiveActivityNotification, timestamp: Int64, path: String)
+        throws(ValidationError)
         -> [UInt8]
     {
         var aps: [String: JSONValue] = [
@@ -13,7 +14,9 @@ public enum APNsPayload {
             "event": .string(notification.event.rawValue),
         ]
         if let state = notification.contentState { aps["content-state"] = .object(state) }
-        if let type = notification.attributesType, notification.event == .start { aps["attributes-type"] = .string(type) }
+        if let type = notification.attributesType, notification.event == .start {
+            aps["attributes-type"] = .string(type)
+        }
         if let attributes = notification.attributes { aps["attributes"] = .object(attributes) }
         if let alert = notification.alert {
             var fields: [String: JSONValue] = [:]

@@ -44,7 +44,9 @@ public struct PushTargets: Sendable {
     public var attributesType: String?
     public var audience: Audience
 
-    public init(appID: Int64, event: LiveActivityNotification.Event, name: String?, attributesType: String?, audience: Audience) {
+    public init(
+        appID: Int64, event: LiveActivityNotification.Event, name: String?, attributesType: String?, audience: Audience
+    ) {
         self.appID = appID
         self.event = event
         self.name = name
@@ -95,7 +97,9 @@ public struct PushTargets: Sendable {
                 """, binds: sql.binds)
         var boundaries: [UUID] = []
         var total = 0
-        for try await (channel, rn, all) in try await client.query(query, logger: logger).decode((UUID, Int64, Int64).self) {
+        for try await (channel, rn, all) in try await client.query(query, logger: logger).decode(
+            (UUID, Int64, Int64).self)
+        {
             total = Int(all)
             if rn < all { boundaries.append(channel) }
         }
@@ -106,7 +110,8 @@ public struct PushTargets: Sendable {
     public func count(on connection: PostgresConnection, logger: Logger) async throws -> Int {
         var sql = SQLBuilder()
         let source = self.source(&sql)
-        let rows = try await connection.query(PostgresQuery(unsafeSQL: "SELECT count(*) \(source)", binds: sql.binds), logger: logger)
+        let rows = try await connection.query(
+            PostgresQuery(unsafeSQL: "SELECT count(*) \(source)", binds: sql.binds), logger: logger)
         for try await count in rows.decode(Int64.self) { return Int(count) }
         return 0
     }

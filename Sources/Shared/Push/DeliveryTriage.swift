@@ -39,20 +39,24 @@ public struct DeliveryTriage: Sendable, Equatable {
             case .success(.rejected(let status, let reason, _)):
                 switch reason.action {
                 case .dropToken:
-                    triage.failures.append(.init(index: index, status: status, reason: reason.name, invalidatesToken: true))
+                    triage.failures.append(
+                        .init(index: index, status: status, reason: reason.name, invalidatesToken: true))
                 case .retryLater:
                     if reason == .tooManyRequests { triage.sawRateLimit = true }
                     if finalAttempt {
-                        triage.failures.append(.init(index: index, status: status, reason: reason.name, invalidatesToken: false))
+                        triage.failures.append(
+                            .init(index: index, status: status, reason: reason.name, invalidatesToken: false))
                     } else {
                         triage.retry.append(index)
                     }
                 case .configuration, .refreshCredentials:
                     // The client already re-minted once for refreshCredentials: a second refusal is the key's fault.
                     triage.configurationError = triage.configurationError ?? reason.name
-                    triage.failures.append(.init(index: index, status: status, reason: reason.name, invalidatesToken: false))
+                    triage.failures.append(
+                        .init(index: index, status: status, reason: reason.name, invalidatesToken: false))
                 case .ourBug:
-                    triage.failures.append(.init(index: index, status: status, reason: reason.name, invalidatesToken: false))
+                    triage.failures.append(
+                        .init(index: index, status: status, reason: reason.name, invalidatesToken: false))
                 }
             case .failure(let error):
                 if finalAttempt && error != .shutdown {

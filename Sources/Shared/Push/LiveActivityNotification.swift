@@ -89,7 +89,9 @@ extension LiveActivityNotification: Decodable {
         guard self.priority == 5 || self.priority == 10 else {
             throw ValidationError(path: at(.priority), rule: "must be 5 or 10")
         }
-        for (key, value) in [(CodingKeys.staleDate, self.staleDate), (.dismissalDate, self.dismissalDate), (.timestamp, self.timestamp)] {
+        for (key, value) in [
+            (CodingKeys.staleDate, self.staleDate), (.dismissalDate, self.dismissalDate), (.timestamp, self.timestamp),
+        ] {
             guard let value else { continue }
             guard value >= 0 else { throw ValidationError(path: at(key), rule: "must be epoch seconds, not negative") }
             guard value <= Self.latestSeconds else {
@@ -99,7 +101,8 @@ extension LiveActivityNotification: Decodable {
         if let alert {
             let alertPath = at(.alert)
             if alert.sound != nil && alert.title == nil {
-                throw ValidationError(path: "\(alertPath).sound", rule: "needs a title: iOS plays no sound without an alert")
+                throw ValidationError(
+                    path: "\(alertPath).sound", rule: "needs a title: iOS plays no sound without an alert")
             }
             if let title = alert.title { try FieldRules.text(title, path: "\(alertPath).title", maxLength: 1024) }
             if let body = alert.body { try FieldRules.text(body, path: "\(alertPath).body", maxLength: 2048) }
@@ -110,15 +113,27 @@ extension LiveActivityNotification: Decodable {
         }
         switch self.event {
         case .start:
-            guard self.attributesType != nil else { throw ValidationError(path: at(.attributesType), rule: "is required to start") }
-            guard self.attributes != nil else { throw ValidationError(path: at(.attributes), rule: "is required to start") }
-            guard self.contentState != nil else { throw ValidationError(path: at(.contentState), rule: "is required to start") }
+            guard self.attributesType != nil else {
+                throw ValidationError(path: at(.attributesType), rule: "is required to start")
+            }
+            guard self.attributes != nil else {
+                throw ValidationError(path: at(.attributes), rule: "is required to start")
+            }
+            guard self.contentState != nil else {
+                throw ValidationError(path: at(.contentState), rule: "is required to start")
+            }
             guard let alert = self.alert else { throw ValidationError(path: at(.alert), rule: "is required to start") }
-            guard alert.title != nil else { throw ValidationError(path: "\(at(.alert)).title", rule: "is required to start") }
-            guard alert.body != nil else { throw ValidationError(path: "\(at(.alert)).body", rule: "is required to start") }
+            guard alert.title != nil else {
+                throw ValidationError(path: "\(at(.alert)).title", rule: "is required to start")
+            }
+            guard alert.body != nil else {
+                throw ValidationError(path: "\(at(.alert)).body", rule: "is required to start")
+            }
         case .update:
             guard self.name != nil else { throw ValidationError(path: at(.name), rule: "is required to update") }
-            guard self.contentState != nil else { throw ValidationError(path: at(.contentState), rule: "is required to update") }
+            guard self.contentState != nil else {
+                throw ValidationError(path: at(.contentState), rule: "is required to update")
+            }
         case .end:
             guard self.name != nil else { throw ValidationError(path: at(.name), rule: "is required to end") }
         }

@@ -18,7 +18,9 @@ public struct PostgresPushStore: PushStore {
         let accepted = PushAccepted(operationID: UUID(), pushIDs: pushes.map { _ in UUID() })
         let rows = try Self.rows(pushes, timestamp: Int64(now.timeIntervalSince1970))
         return try await self.database.transaction { connection in
-            guard try await Self.insertOperation(accepted, appID: appID, idempotencyKey: idempotencyKey, on: connection, logger: self.logger)
+            guard
+                try await Self.insertOperation(
+                    accepted, appID: appID, idempotencyKey: idempotencyKey, on: connection, logger: self.logger)
             else {
                 let rows = try await connection.query(
                     """
@@ -59,7 +61,8 @@ public struct PostgresPushStore: PushStore {
 
     /// False when the idempotency key was used before (nothing inserted).
     static func insertOperation(
-        _ accepted: PushAccepted, appID: Int64, idempotencyKey: String?, on connection: PostgresConnection, logger: Logger
+        _ accepted: PushAccepted, appID: Int64, idempotencyKey: String?, on connection: PostgresConnection,
+        logger: Logger
     ) async throws -> Bool {
         let response = String(decoding: try JSONEncoder().encode(accepted), as: UTF8.self)
         let inserted = try await connection.query(
@@ -76,11 +79,14 @@ public struct PostgresPushStore: PushStore {
 
     /// Inserts the pushes of an operation and queues their fan-out, inside the caller's transaction.
     static func insertPushes(
-        _ rows: Rows, accepted: PushAccepted, appID: Int64, scheduleIDs: [UUID]? = nil, on connection: PostgresConnection,
+        _ rows: Rows, accepted: PushAccepted, appID: Int64, scheduleIDs: [UUID]? = nil,
+        on connection: PostgresConnection,
         logger: Logger
     ) async throws {
         let pushes = rows.pushes
-        let schedules = (scheduleIDs ?? []).map { $0.uuidString } + Array(repeating: "", count: max(0, pushes.count - (scheduleIDs?.count ?? 0)))
+        let schedules =
+            (scheduleIDs ?? []).map { $0.uuidString }
+            + Array(repeating: "", count: max(0, pushes.count - (scheduleIDs?.count ?? 0)))
         try await connection.query(
             """
             INSERT INTO pushes (id, app_id, operation_id, event, activity_name, attributes_type, audience, request,
@@ -117,8 +123,11 @@ public struct PostgresPushStore: PushStore {
             logger: self.logger
         )
         for try await row in rows.decode(
-            (UUID, UUID, String, String?, String, String?, Int64, Int64, Int64, Int64, Int64, Int64, String, Date, Date?)
-                .self)
+            (
+                UUID, UUID, String, String?, String, String?, Int64, Int64, Int64, Int64, Int64, Int64, String, Date,
+                Date?
+            )
+            .self)
         {
             return PushReport(
                 pushID: row.0, operationID: row.1, event: row.2, name: row.3.flatMap { $0.isEmpty ? nil : $0 },

@@ -22,7 +22,9 @@ public struct PushRequest: Sendable, Equatable {
 
     /// The APNs body with `timestamp` (the push's own, or the one the server assigns).
     public func payload(timestamp: Int64) throws(ValidationError) -> [UInt8] {
-        try APNsPayload.encode(self.liveActivity, timestamp: self.liveActivity.timestamp ?? timestamp, path: "notification.ios.live_activity")
+        try APNsPayload.encode(
+            self.liveActivity, timestamp: self.liveActivity.timestamp ?? timestamp,
+            path: "notification.ios.live_activity")
     }
 }
 
@@ -33,22 +35,30 @@ extension PushRequest: Decodable {
         let c = try decoder.container(keyedBy: Keys.self)
         self.audience = try Audience.decode(from: try c.superDecoder(forKey: .audience))
         if let all = try? c.decode(String.self, forKey: .deviceTypes) {
-            guard all == "all" else { throw ValidationError(path: at("device_types"), rule: "must be \"all\" or [\"ios\"]") }
+            guard all == "all" else {
+                throw ValidationError(path: at("device_types"), rule: "must be \"all\" or [\"ios\"]")
+            }
         } else {
             let types = try c.decode([String].self, forKey: .deviceTypes)
-            guard types == ["ios"] else { throw ValidationError(path: at("device_types"), rule: "must be [\"ios\"]: live activities are iOS only") }
+            guard types == ["ios"] else {
+                throw ValidationError(path: at("device_types"), rule: "must be [\"ios\"]: live activities are iOS only")
+            }
         }
         let notification = try c.superDecoder(forKey: .notification)
         try notification.rejectUnknownKeys(NotificationKeys.self)
         let ios = try notification.container(keyedBy: NotificationKeys.self).superDecoder(forKey: .ios)
         try ios.rejectUnknownKeys(IOSKeys.self)
-        self.liveActivity = try ios.container(keyedBy: IOSKeys.self).decode(LiveActivityNotification.self, forKey: .liveActivity)
+        self.liveActivity = try ios.container(keyedBy: IOSKeys.self).decode(
+            LiveActivityNotification.self, forKey: .liveActivity)
         self.campaignCategories = []
         if c.contains(.campaigns) {
             let campaigns = try c.superDecoder(forKey: .campaigns)
             try campaigns.rejectUnknownKeys(CampaignKeys.self)
-            let categories = try campaigns.container(keyedBy: CampaignKeys.self).decode([String].self, forKey: .categories)
-            guard categories.count <= 10 else { throw ValidationError(path: at("campaigns.categories"), rule: "may list at most 10") }
+            let categories = try campaigns.container(keyedBy: CampaignKeys.self).decode(
+                [String].self, forKey: .categories)
+            guard categories.count <= 10 else {
+                throw ValidationError(path: at("campaigns.categories"), rule: "may list at most 10")
+            }
             for (index, category) in categories.enumerated() {
                 try FieldRules.text(category, path: at("campaigns.categories[\(index)]"), maxLength: 64)
             }

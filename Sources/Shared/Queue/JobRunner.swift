@@ -102,7 +102,8 @@ public struct JobRunner: Service {
             headroom[kind] = max(0, limit - (await ledger.inFlight(kind: kind)))
         }
         let open = headroom.values.min() ?? capacity
-        var claimed = await self.claim(limit: min(capacity, open), excluding: headroom.filter { $0.value == 0 }.map(\.key))
+        var claimed = await self.claim(
+            limit: min(capacity, open), excluding: headroom.filter { $0.value == 0 }.map(\.key))
         if claimed.count == min(capacity, open), capacity > claimed.count {
             claimed += await self.claim(limit: capacity - claimed.count, excluding: Array(headroom.keys))
         }
@@ -113,7 +114,8 @@ public struct JobRunner: Service {
         guard limit > 0 else { return [] }
         do {
             return try await self.queue.claim(
-                limit: limit, owner: self.configuration.owner, lease: self.configuration.lease, excludingKinds: excluding)
+                limit: limit, owner: self.configuration.owner, lease: self.configuration.lease,
+                excludingKinds: excluding)
         } catch {
             self.logger.warning("claim failed", metadata: ["error": "\(String(reflecting: error))"])
             return []

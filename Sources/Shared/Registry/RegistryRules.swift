@@ -16,7 +16,8 @@ public enum RegistryRules {
     /// Activity names (`chest_timer_0`, `match:1234`): 1 to 64 characters of A-Z, a-z, 0-9 and `_ . : -`.
     public static func activityName(_ name: String, path: String) throws(ValidationError) {
         guard (1...64).contains(name.utf8.count), name.utf8.allSatisfy({ Self.isWordByte($0) || $0 == 0x3A }) else {
-            throw ValidationError(path: path, rule: "must be 1 to 64 characters of A-Z, a-z, 0-9, '_', '.', ':' and '-'")
+            throw ValidationError(
+                path: path, rule: "must be 1 to 64 characters of A-Z, a-z, 0-9, '_', '.', ':' and '-'")
         }
     }
 
@@ -25,7 +26,8 @@ public enum RegistryRules {
         guard (1...128).contains(type.utf8.count), let first = type.utf8.first, !(0x30...0x39).contains(first),
             type.utf8.allSatisfy({ Self.isWordByte($0) && $0 != 0x2D })
         else {
-            throw ValidationError(path: path, rule: "must be a Swift type name: 1 to 128 characters of A-Z, a-z, 0-9, '_' and '.'")
+            throw ValidationError(
+                path: path, rule: "must be a Swift type name: 1 to 128 characters of A-Z, a-z, 0-9, '_' and '.'")
         }
     }
 

@@ -119,7 +119,9 @@ public struct ActivityPolicies: Sendable, Equatable, Codable {
             let c = try decoder.container(keyedBy: CodingKeys.self)
             let base = ValidationError.path(decoder.codingPath)
             self.attributesType = try c.decodeIfPresent(String.self, forKey: .attributesType)
-            if let type = self.attributesType { try RegistryRules.attributesType(type, path: "\(base).attributes_type") }
+            if let type = self.attributesType {
+                try RegistryRules.attributesType(type, path: "\(base).attributes_type")
+            }
             self.idleSeconds = try c.decode(Int.self, forKey: .idleSeconds)
             guard (60...86_400).contains(self.idleSeconds) else {
                 throw ValidationError(path: "\(base).idle_seconds", rule: "must be 60 to 86400")

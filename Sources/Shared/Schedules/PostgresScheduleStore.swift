@@ -23,11 +23,14 @@ public struct PostgresScheduleStore: ScheduleStore {
             runAt: sendAt, priority: 2, dedupeKey: ScheduleJobs.dedupeKey(id))
     }
 
-    public func create(appID: Int64, _ requests: [ScheduleRequest], now: Date) async throws -> [(id: UUID, sendAt: Date)] {
+    public func create(appID: Int64, _ requests: [ScheduleRequest], now: Date) async throws -> [(
+        id: UUID, sendAt: Date
+    )] {
         var rows: [(UUID, Date, String?, String)] = []
         for (index, request) in requests.enumerated() {
             let path = requests.count > 1 ? "[\(index)].\(request.timePath())" : request.timePath()
-            rows.append((UUID(), try request.time.resolve(now: now, path: path), request.name, try Self.json(request.push)))
+            rows.append(
+                (UUID(), try request.time.resolve(now: now, path: path), request.name, try Self.json(request.push)))
         }
         try await self.database.transaction { connection in
             try await connection.query(
@@ -134,11 +137,13 @@ public struct PostgresScheduleStore: ScheduleStore {
         return nil
     }
 
-    public func replace(appID: Int64, id: UUID, _ request: ScheduleRequest, now: Date) async throws -> ScheduleSummary? {
+    public func replace(appID: Int64, id: UUID, _ request: ScheduleRequest, now: Date) async throws -> ScheduleSummary?
+    {
         let sendAt = try request.time.resolve(now: now, path: request.timePath())
         let push = try Self.json(request.push)
         let changed = try await self.database.transaction { connection -> Bool in
-            guard let state = try await Self.lockedState(appID: appID, id: id, on: connection, logger: self.logger) else {
+            guard let state = try await Self.lockedState(appID: appID, id: id, on: connection, logger: self.logger)
+            else {
                 return false
             }
             guard state == "pending" else { throw ScheduleError.notPending(state: state) }
@@ -161,7 +166,8 @@ public struct PostgresScheduleStore: ScheduleStore {
 
     public func delete(appID: Int64, id: UUID) async throws -> Bool {
         try await self.database.transaction { connection in
-            guard let state = try await Self.lockedState(appID: appID, id: id, on: connection, logger: self.logger) else {
+            guard let state = try await Self.lockedState(appID: appID, id: id, on: connection, logger: self.logger)
+            else {
                 return false
             }
             guard state == "pending" || state == "canceled" else { throw ScheduleError.notPending(state: state) }

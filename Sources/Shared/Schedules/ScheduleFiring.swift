@@ -79,7 +79,8 @@ public struct ScheduleFiring: JobHandler {
                 _ = try await PostgresPushStore.insertOperation(
                     accepted, appID: appID, idempotencyKey: nil, on: connection, logger: logger)
                 try await PostgresPushStore.insertPushes(
-                    try PostgresPushStore.rows(group.map(\.push), timestamp: timestamp), accepted: accepted, appID: appID,
+                    try PostgresPushStore.rows(group.map(\.push), timestamp: timestamp), accepted: accepted,
+                    appID: appID,
                     scheduleIDs: group.map(\.id), on: connection, logger: logger)
                 fired += zip(group.map(\.id), accepted.pushIDs).map { ($0, $1) }
             }

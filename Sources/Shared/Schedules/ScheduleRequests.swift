@@ -14,13 +14,17 @@ public enum ScheduleTime: Sendable, Equatable {
         switch self {
         case .after(let seconds):
             guard seconds >= 0 else { throw ValidationError(path: path, rule: "must not be negative") }
-            guard TimeInterval(seconds) <= Self.longest else { throw ValidationError(path: path, rule: "must be at most a year") }
+            guard TimeInterval(seconds) <= Self.longest else {
+                throw ValidationError(path: path, rule: "must be at most a year")
+            }
             return now.addingTimeInterval(TimeInterval(seconds))
         case .at(let date):
             guard date.timeIntervalSince(now) >= -Self.pastTolerance else {
                 throw ValidationError(path: path, rule: "is in the past")
             }
-            guard date.timeIntervalSince(now) <= Self.longest else { throw ValidationError(path: path, rule: "must be within a year") }
+            guard date.timeIntervalSince(now) <= Self.longest else {
+                throw ValidationError(path: path, rule: "must be within a year")
+            }
             return max(date, now)
         }
     }
@@ -64,10 +68,14 @@ extension ScheduleRequest: Decodable {
         let schedule = try c.superDecoder(forKey: .schedule)
         try schedule.rejectUnknownKeys(TimeKeys.self)
         let time = try schedule.container(keyedBy: TimeKeys.self)
-        switch (try time.decodeIfPresent(String.self, forKey: .scheduledTime), try time.decodeIfPresent(Int.self, forKey: .delaySeconds)) {
+        switch (
+            try time.decodeIfPresent(String.self, forKey: .scheduledTime),
+            try time.decodeIfPresent(Int.self, forKey: .delaySeconds)
+        ) {
         case (let text?, nil):
             guard let date = ScheduleTime.parseISO8601(text) else {
-                throw ValidationError(path: at("schedule.scheduled_time"), rule: "must be an ISO-8601 time such as 2026-12-01T18:00:00Z")
+                throw ValidationError(
+                    path: at("schedule.scheduled_time"), rule: "must be an ISO-8601 time such as 2026-12-01T18:00:00Z")
             }
             self.time = .at(date)
         case (nil, let delay?):
@@ -140,7 +148,8 @@ extension ActivityUpdateRequest: Decodable {
             event: event, name: "pending",
             contentState: try c.decodeIfPresent([String: JSONValue].self, forKey: .contentState),
             alert: try c.decodeIfPresent(LiveActivityNotification.Alert.self, forKey: .alert),
-            priority: try c.decodeIfPresent(Int.self, forKey: .priority) ?? 10, staleDate: stale, dismissalDate: dismissal)
+            priority: try c.decodeIfPresent(Int.self, forKey: .priority) ?? 10, staleDate: stale,
+            dismissalDate: dismissal)
         self.scheduleName = try c.decodeIfPresent(String.self, forKey: .scheduleName)
         if let scheduleName { try FieldRules.text(scheduleName, path: "schedule_name", maxLength: 128) }
         // The event's rules with this body's paths (system fields live under "system").

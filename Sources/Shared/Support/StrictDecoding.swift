@@ -79,7 +79,8 @@ extension ValidationError {
         case is Double.Type, is Float.Type: "a number"
         case is [Any].Type: "an array"
         default:
-            String(describing: type).hasPrefix("Array") ? "an array" : String(describing: type).hasPrefix("Dictionary") ? "an object" : "an object"
+            String(describing: type).hasPrefix("Array")
+                ? "an array" : String(describing: type).hasPrefix("Dictionary") ? "an object" : "an object"
         }
     }
 }

@@ -14,7 +14,8 @@ public struct ValidationError: Error, Equatable, Sendable {
 public enum FieldRules {
     /// Apple team ids and key ids: ten characters of A-Z and 0-9.
     public static func appleIdentifier(_ value: String, path: String) throws(ValidationError) {
-        guard value.utf8.count == 10, value.utf8.allSatisfy({ ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x41 && $0 <= 0x5A) })
+        guard value.utf8.count == 10,
+            value.utf8.allSatisfy({ ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x41 && $0 <= 0x5A) })
         else { throw ValidationError(path: path, rule: "must be 10 characters of A-Z and 0-9") }
     }
 
@@ -26,10 +27,13 @@ public enum FieldRules {
             && parts.allSatisfy { part in
                 !part.isEmpty
                     && part.utf8.allSatisfy {
-                        ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x41 && $0 <= 0x5A) || ($0 >= 0x61 && $0 <= 0x7A) || $0 == 0x2D
+                        ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x41 && $0 <= 0x5A) || ($0 >= 0x61 && $0 <= 0x7A)
+                            || $0 == 0x2D
                     }
             }
-        guard ok else { throw ValidationError(path: path, rule: "must be a reverse-DNS bundle id like com.example.app") }
+        guard ok else {
+            throw ValidationError(path: path, rule: "must be a reverse-DNS bundle id like com.example.app")
+        }
     }
 
     public static func text(_ value: String, path: String, maxLength: Int) throws(ValidationError) {

@@ -26,7 +26,9 @@ struct PushBatchHandler: JobHandler {
 
     /// Sends batch `seq` of `push` from its cursor to its end.
     func deliver(_ push: PushForDelivery, seq: Int32, logger: Logger) async throws {
-        guard let batch = try await self.ledger.batch(pushID: push.id, seq: seq), batch.state == "queued" else { return }
+        guard let batch = try await self.ledger.batch(pushID: push.id, seq: seq), batch.state == "queued" else {
+            return
+        }
         guard let (bundleID, credentials) = try await self.deliveries.configuration(appID: push.appID) else {
             throw JobError.permanent("the app no longer exists")
         }
@@ -40,7 +42,8 @@ struct PushBatchHandler: JobHandler {
                 logger: self.database.logger)
             guard let last = chunk.last else { break }
             self.phase("select", since: &clock)
-            let outcome = try await self.send(chunk, last: last.channelID, push: push, topic: topic, credentials: credentials)
+            let outcome = try await self.send(
+                chunk, last: last.channelID, push: push, topic: topic, credentials: credentials)
             self.phase("send", since: &clock)
             try await self.ledger.record(outcome, push: push, seq: seq)
             self.phase("record", since: &clock)
@@ -74,14 +77,18 @@ struct PushBatchHandler: JobHandler {
                 APNsRequest(deviceToken: chunk[$0].token, topic: topic, body: push.payload, priority: push.priority)
             }
             let results = await self.apns.send(requests, credentials: credentials)
-            let triage = DeliveryTriage.triage(results, indexes: pending, finalAttempt: attempt >= self.settings.maxAttempts)
+            let triage = DeliveryTriage.triage(
+                results, indexes: pending, finalAttempt: attempt >= self.settings.maxAttempts)
             outcome.accepted += triage.accepted.map { chunk[$0] }
             outcome.failures += triage.failures.map { (chunk[$0.index], $0) }
             if let reason = triage.configurationError {
                 outcome.configurationError = reason
                 // What was waiting for a retry is not sent again: the push stops here.
                 outcome.failures += triage.retry.map {
-                    (chunk[$0], DeliveryTriage.Failure(index: $0, status: nil, reason: "stopped", invalidatesToken: false))
+                    (
+                        chunk[$0],
+                        DeliveryTriage.Failure(index: $0, status: nil, reason: "stopped", invalidatesToken: false)
+                    )
                 }
                 break
             }

@@ -38,7 +38,8 @@ struct PushFanoutHandler: JobHandler {
         logger.debug(
             "push fanned out",
             metadata: [
-                "app_id": "\(push.appID)", "targeted": "\(total)", "batches": "\(boundaries.count + (total > 0 ? 1 : 0))",
+                "app_id": "\(push.appID)", "targeted": "\(total)",
+                "batches": "\(boundaries.count + (total > 0 ? 1 : 0))",
                 "resolve_ms": "\((ContinuousClock.now - started).seconds * 1000)", "recorded": "\(recorded)",
             ])
         if inline && recorded {

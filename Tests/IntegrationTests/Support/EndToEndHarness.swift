@@ -20,7 +20,8 @@ struct EndToEndHarness: Sendable {
     static let bundleID = "com.example.game"
 
     static func run(
-        workers count: Int = 2, environment: [String: String] = [:], _ body: @Sendable (EndToEndHarness) async throws -> Void
+        workers count: Int = 2, environment: [String: String] = [:],
+        _ body: @Sendable (EndToEndHarness) async throws -> Void
     ) async throws {
         let keyBase64 = SymmetricKey(size: .bits256).withUnsafeBytes { Data($0).base64EncodedString() }
         let masterKey = try MasterKey(base64: keyBase64)
@@ -43,10 +44,12 @@ struct EndToEndHarness: Sendable {
                     credentials: APNsCredentials(
                         teamID: SimulatorHarness.teamID, keyID: SimulatorHarness.keyID, environment: .development,
                         signingKey: APNsSigningKey(privateKey: key)))
-                _ = try await sim.admin(.POST, "/keys", [
-                    "team_id": SimulatorHarness.teamID, "key_id": SimulatorHarness.keyID,
-                    "public_key": key.publicKey.pemRepresentation, "bundle_ids": [bundleID],
-                ])
+                _ = try await sim.admin(
+                    .POST, "/keys",
+                    [
+                        "team_id": SimulatorHarness.teamID, "key_id": SimulatorHarness.keyID,
+                        "public_key": key.publicKey.pemRepresentation, "bundle_ids": [bundleID],
+                    ])
                 let caFile = FileManager.default.temporaryDirectory.appendingPathComponent("lagw-sim-ca-\(UUID()).pem")
                 try simulator.identity.certificatePEM.write(to: caFile, atomically: true, encoding: .utf8)
                 defer { try? FileManager.default.removeItem(at: caFile) }
@@ -119,7 +122,8 @@ struct EndToEndHarness: Sendable {
 
     /// Accepted requests of every token the simulator saw.
     func acceptedByToken() async throws -> [String: Int] {
-        (try await self.simulator.admin(.GET, "/stats?tokens=all") as? [String: Any])?["tokens"] as? [String: Int] ?? [:]
+        (try await self.simulator.admin(.GET, "/stats?tokens=all") as? [String: Any])?["tokens"] as? [String: Int]
+            ?? [:]
     }
 
     /// Every request the simulator saw for the token (accepted or not).

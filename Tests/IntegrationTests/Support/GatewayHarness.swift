@@ -37,7 +37,8 @@ struct GatewayHarness: Sendable {
                 database: Database(client: database.client, logger: logger), masterKey: configuration.masterKey)
             let app = buildApplication(configuration: configuration, dependencies: dependencies, logger: logger)
             try await app.test(.live) { client in
-                try await body(GatewayHarness(client: client, database: database, databaseURL: configuration.databaseURL))
+                try await body(
+                    GatewayHarness(client: client, database: database, databaseURL: configuration.databaseURL))
             }
         }
     }

@@ -22,7 +22,8 @@ extension GatewayHarness {
         attributesType: String = "ChestAttributes"
     ) async throws -> TestResponse {
         let body = #"{"attributes_type":"\#(attributesType)","token":"\#(token)","system_activity_id":"\#(systemID)"}"#
-        return try await self.request(.put, "/api/channels/\(channel)/live-activities/\(name)", json: body, auth: app.device)
+        return try await self.request(
+            .put, "/api/channels/\(channel)/live-activities/\(name)", json: body, auth: app.device)
     }
 
     /// The tokens a push to `name` would reach now (the dashboard view the worker's audience query mirrors).
@@ -44,11 +45,13 @@ extension GatewayHarness {
         ] {
             var query = PostgresQuery(unsafeSQL: "SELECT count(*) FROM \(table)")
             if let filter {
-                query = PostgresQuery(unsafeSQL: "SELECT count(*) FROM \(table) WHERE \(column) = $1", binds: {
-                    var binds = PostgresBindings()
-                    binds.append(filter)
-                    return binds
-                }())
+                query = PostgresQuery(
+                    unsafeSQL: "SELECT count(*) FROM \(table) WHERE \(column) = $1",
+                    binds: {
+                        var binds = PostgresBindings()
+                        binds.append(filter)
+                        return binds
+                    }())
             }
             counts[table] = try await self.database.scalar(query, as: Int64.self)
         }

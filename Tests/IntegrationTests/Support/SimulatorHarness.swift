@@ -27,10 +27,12 @@ struct SimulatorHarness: Sendable {
             credentials: APNsCredentials(
                 teamID: teamID, keyID: keyID, environment: .development, signingKey: APNsSigningKey(privateKey: key)))
         do {
-            try await harness.admin(.POST, "/keys", [
-                "team_id": teamID, "key_id": keyID, "public_key": key.publicKey.pemRepresentation,
-                "bundle_ids": [bundleID],
-            ])
+            try await harness.admin(
+                .POST, "/keys",
+                [
+                    "team_id": teamID, "key_id": keyID, "public_key": key.publicKey.pemRepresentation,
+                    "bundle_ids": [bundleID],
+                ])
             try await body(harness)
         } catch {
             await simulator.stop()
@@ -56,7 +58,8 @@ struct SimulatorHarness: Sendable {
         _ body: (APNsClient) async throws -> Void
     ) async throws {
         let client = try APNsClient(
-            configuration: configuration ?? self.clientConfiguration(), tokens: tokens, logger: TestEnvironment.quietLogger)
+            configuration: configuration ?? self.clientConfiguration(), tokens: tokens,
+            logger: TestEnvironment.quietLogger)
         do {
             try await body(client)
         } catch {
@@ -104,7 +107,8 @@ enum Payloads {
 
     static func oversized() -> ByteBuffer {
         let filler = String(repeating: "x", count: 4200)
-        return ByteBuffer(string: #"{"aps":{"timestamp":1790000000,"event":"update","content-state":{"pad":"\#(filler)"}}}"#)
+        return ByteBuffer(
+            string: #"{"aps":{"timestamp":1790000000,"event":"update","content-state":{"pad":"\#(filler)"}}}"#)
     }
 }
 

@@ -61,7 +61,8 @@ actor TemplateDatabase {
         var url = server
         url.database = name
         _ = try await withDatabase(url) { database in
-            try await Migrator(database: database).migrate(MigrationFiles.load(directory: TestEnvironment.migrationsDirectory))
+            try await Migrator(database: database).migrate(
+                MigrationFiles.load(directory: TestEnvironment.migrationsDirectory))
         }
         return name
     }
@@ -114,7 +115,9 @@ func withTestDatabaseURL<T: Sendable>(
     var url = server
     url.database = name
     do {
-        let result = try await withDatabase(url, maxConnections: maxConnections) { [url] database in try await body(database, url) }
+        let result = try await withDatabase(url, maxConnections: maxConnections) { [url] database in
+            try await body(database, url)
+        }
         try? await AdminConnection.run(server, "DROP DATABASE IF EXISTS \(name) WITH (FORCE)")
         return result
     } catch {
