@@ -19,7 +19,7 @@ final class SimConnectionHandler: ChannelDuplexHandler {
     private struct Partial {
         var method: String?
         var path: String?
-        var headers = [String: String](minimumCapacity: 8)  // an APNs request has 5 to 8 regular headers
+        var headers: [String: String] = [:]
         var body = ByteBuffer()
     }
 
@@ -106,14 +106,20 @@ final class SimConnectionHandler: ChannelDuplexHandler {
         self.reading = true
         switch frame.payload {
         case .headers(let headers):
-            var request = self.partial[frame.streamID] ?? self.opened(frame.streamID)
-            for (name, value, _) in headers.headers {
-                switch name {
-                case ":method": request.method = value
-                case ":path": request.path = value
-                default: request.headers[name] = value
+            if let request = self.partial[frame.streamID] {  // trailers: nothing APNs reads is in them
+                if headers.endStream {
+                    self.partial[frame.streamID] = nil
+                    self.complete(request, streamID: frame.streamID)
                 }
+                return
             }
+            var request = self.opened(frame.streamID)
+            let block = RequestHeaderBlock(headers.headers)
+            if block.violation != nil {
+                self.write(HTTP2Frame(streamID: frame.streamID, payload: .rstStream(.protocolError)))
+                return
+            }
+            (request.method, request.path, request.headers) = (block.method, block.path, block.headers)
             if headers.endStream {
                 self.partial[frame.streamID] = nil
                 self.complete(request, streamID: frame.streamID)
@@ -309,6 +315,7 @@ enum APNsServer {
                     let sync = channel.pipeline.syncOperations
                     try sync.addHandler(NIOSSLServerHandler(context: context))
                     var configuration = NIOHTTP2Handler.ConnectionConfiguration()
+                    configuration.headerBlockValidation = .disabled  // RequestHeaderBlock checks the same rules
                     configuration.initialSettings = [
                         HTTP2Setting(parameter: .maxConcurrentStreams, value: 1),
                         HTTP2Setting(parameter: .initialWindowSize, value: 1 << 20),
