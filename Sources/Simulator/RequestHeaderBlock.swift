@@ -46,11 +46,17 @@ struct RequestHeaderBlock {
     /// The rule a field breaks, if any: names are lower-case tokens, connection-specific fields are forbidden,
     /// `te` may only say `trailers`, and values hold no NUL, CR or LF and no whitespace at either end.
     static func check(name: String, value: String) -> String? {
-        let nameBytes = name.utf8
-        let isPseudo = nameBytes.first == UInt8(ascii: ":")
-        guard !nameBytes.isEmpty, nameBytes.dropFirst(isPseudo ? 1 : 0).allSatisfy(Self.isLowerCaseTokenByte) else {
-            return "header name \(name) is not a lower-case token"
+        var name = name
+        let nameIsToken = name.withUTF8 { bytes in
+            let body = bytes.first == UInt8(ascii: ":") ? UnsafeBufferPointer(rebasing: bytes.dropFirst()) : bytes
+            let (low, high) = Self.lowerCaseTokenMask
+            for byte in body {
+                let bit = UInt64(1) << (byte & 63)
+                guard byte < 128, (byte < 64 ? low : high) & bit != 0 else { return false }
+            }
+            return !body.isEmpty
         }
+        guard nameIsToken else { return "header name \(name) is not a lower-case token" }
         switch name {
         case "connection", "proxy-connection", "keep-alive", "transfer-encoding", "upgrade":
             return "connection-specific header \(name)"
@@ -59,17 +65,27 @@ struct RequestHeaderBlock {
         default:
             break
         }
-        let valueBytes = value.utf8
-        if let first = valueBytes.first, let last = valueBytes.last,
-            first == 0x20 || first == 0x09 || last == 0x20 || last == 0x09
-        {
-            return "value of \(name) starts or ends with whitespace"
+        var value = value
+        return value.withUTF8 { bytes in
+            guard let first = bytes.first, let last = bytes.last else { return nil }
+            if first == 0x20 || first == 0x09 || last == 0x20 || last == 0x09 {
+                return "value of \(name) starts or ends with whitespace"
+            }
+            for byte in bytes where byte == 0x00 || byte == 0x0A || byte == 0x0D {
+                return "value of \(name) holds NUL, CR or LF"
+            }
+            return nil
         }
-        for byte in valueBytes where byte == 0x00 || byte == 0x0A || byte == 0x0D {
-            return "value of \(name) holds NUL, CR or LF"
-        }
-        return nil
     }
+
+    /// `isLowerCaseTokenByte` as two 64-bit masks, for bytes 0-63 and 64-127.
+    static let lowerCaseTokenMask: (UInt64, UInt64) = {
+        var masks: (UInt64, UInt64) = (0, 0)
+        for byte in UInt8(0)..<128 where Self.isLowerCaseTokenByte(byte) {
+            if byte < 64 { masks.0 |= 1 << byte } else { masks.1 |= 1 << (byte - 64) }
+        }
+        return masks
+    }()
 
     /// RFC 9110's `tchar` without upper-case letters.
     static func isLowerCaseTokenByte(_ byte: UInt8) -> Bool {
