@@ -3,9 +3,10 @@ import Logging
 import Metrics
 import Shared
 
-/// `push.batch`: sends one batch of a push in chunks. Each chunk is selected in one query, sent as one APNs call
-/// (the body shared by every request), retried where APNs says so, and recorded in one transaction together with
-/// the batch's cursor, so a worker that dies re-sends at most the chunk it had in flight.
+/// `push.batch`: sends one batch of a push in chunks. Each chunk is selected in one query (the next one while the
+/// current one is sent), sent as one APNs call (the body shared by every request), retried where APNs says so, and
+/// recorded in one transaction together with the batch's cursor, so a worker that dies re-sends at most the chunk
+/// it had in flight.
 struct PushBatchHandler: JobHandler {
     let database: Database
     let ledger: DeliveryLedger
@@ -33,15 +34,16 @@ struct PushBatchHandler: JobHandler {
             throw JobError.permanent("the app no longer exists")
         }
         let topic = APNsRequest.liveActivityTopic(bundleID: bundleID)
-        var cursor = batch.cursor ?? batch.lower
-        while true {
+        var clock = ContinuousClock.now
+        var chunk = try await self.select(push, after: batch.cursor ?? batch.lower, upTo: batch.upper)
+        self.phase("select", since: &clock)
+        while let last = chunk.last {
             guard try await self.ledger.state(of: push.id) == "sending" else { return }  // canceled or failed
-            var clock = ContinuousClock.now
-            let chunk = try await push.targets.chunk(
-                after: cursor, upTo: batch.upper, limit: self.settings.chunkSize, on: self.database.client,
-                logger: self.database.logger)
-            guard let last = chunk.last else { break }
-            self.phase("select", since: &clock)
+            // The next chunk is read while this one is sent and recorded: its channels all come after this
+            // chunk's, so nothing recorded here changes what it reads.
+            let full = chunk.count == self.settings.chunkSize
+            async let following = full ? self.select(push, after: last.channelID, upTo: batch.upper) : []
+            clock = ContinuousClock.now
             let outcome = try await self.send(
                 chunk, last: last.channelID, push: push, topic: topic, credentials: credentials)
             self.phase("send", since: &clock)
@@ -52,10 +54,17 @@ struct PushBatchHandler: JobHandler {
                 logger.error("push stopped: APNs refused its configuration", metadata: ["reason": "\(reason)"])
                 return
             }
-            cursor = last.channelID
-            if chunk.count < self.settings.chunkSize { break }
+            chunk = try await following
+            self.phase("select", since: &clock)  // only the part the send and record did not hide
         }
         try await self.ledger.finishBatch(pushID: push.id, seq: seq)
+    }
+
+    /// The next chunk of the batch's targets: channel ids in (after, upTo].
+    private func select(_ push: PushForDelivery, after: UUID?, upTo: UUID?) async throws -> [PushTargets.Target] {
+        try await push.targets.chunk(
+            after: after, upTo: upTo, limit: self.settings.chunkSize, on: self.database.client,
+            logger: self.database.logger)
     }
 
     private func send(
