@@ -55,12 +55,13 @@ public struct PostgresActivityStore: ActivityStore {
     public func track(appID: Int64, channelID: UUID, name: String, _ tracking: ActivityTracking) async throws
         -> ActivityTrackDecision
     {
-        // Most calls take the lock-free path (one prepared read, one guarded write). Calls that lose a race there,
-        // and calls with an end time, run serialized: the read below takes its snapshot before it waits for the
-        // channel lock, so a concurrent call for the same channel can commit in between; the write then conflicts
-        // (unique index, or a row no longer current) and the whole transaction runs again, now seeing that commit.
+        // Most calls take the lock-free path: one prepared statement (two for a replacement), no transaction. Calls
+        // that lose a race there, and calls with an end time, run serialized: the same statements in a transaction,
+        // after the channel row's lock, so they see what every call for the channel before them committed. A lock-free
+        // call can still win a race against them; the transaction then runs again.
         if tracking.endAt == nil,
-            let decision = try await self.trackFast(appID: appID, channelID: channelID, name: name, tracking)
+            let (decision, _) = try await self.trackStatements(
+                appID: appID, channelID: channelID, name: name, tracking, on: nil)
         {
             return decision
         }
@@ -68,7 +69,7 @@ public struct PostgresActivityStore: ActivityStore {
         while true {
             attempt += 1
             do {
-                return try await self.trackOnce(appID: appID, channelID: channelID, name: name, tracking)
+                return try await self.trackSerialized(appID: appID, channelID: channelID, name: name, tracking)
             } catch let error where attempt < 4 && (error.isUniqueViolation || error is StaleRead) {
                 continue
             }
@@ -77,22 +78,20 @@ public struct PostgresActivityStore: ActivityStore {
 
     private struct StaleRead: Error {}
 
-    private func trackOnce(appID: Int64, channelID: UUID, name: String, _ tracking: ActivityTracking) async throws
-        -> ActivityTrackDecision
+    private func trackSerialized(appID: Int64, channelID: UUID, name: String, _ tracking: ActivityTracking)
+        async throws -> ActivityTrackDecision
     {
         try await self.database.transaction { connection in
-            let read = TrackReadLockedStatement(
-                read: .init(
-                    channelID: channelID, appID: appID, name: name, systemActivityID: tracking.systemActivityID))
-            var found: TrackReadStatement.Row?
-            for try await row in try await connection.execute(read, logger: self.logger) { found = row }
-            let (decision, write) = try Self.plan(found, appID: appID, channelID: channelID, name: name, tracking)
-            var instanceID = found?.current?.id
-            if let write {
-                guard let written = try await self.run(write, on: connection) else { throw StaleRead() }
-                instanceID = written
-            }
-            if let endAt = tracking.endAt, let instanceID {
+            // Read committed: the statements after this lock take snapshots that include what the holder committed.
+            let locked = try await connection.query(
+                "SELECT 1 FROM channels WHERE id = \(channelID) AND app_id = \(appID) FOR NO KEY UPDATE",
+                logger: self.logger)
+            for try await _ in locked {}
+            guard
+                let (decision, instanceID) = try await self.trackStatements(
+                    appID: appID, channelID: channelID, name: name, tracking, on: connection)
+            else { throw StaleRead() }
+            if let endAt = tracking.endAt {
                 try await Self.scheduleEnd(
                     at: endAt, appID: appID, channelID: channelID, name: name, instanceID: instanceID, on: connection,
                     logger: self.logger)
