@@ -172,11 +172,3 @@ public struct PostgresJobQueue: JobQueue {
         return count
     }
 }
-
-extension Duration {
-    /// The duration in (fractional) seconds.
-    public var seconds: Double {
-        let (s, atto) = self.components
-        return Double(s) + Double(atto) / 1e18
-    }
-}
