@@ -17,9 +17,7 @@ final class SimConnectionHandler: ChannelDuplexHandler {
 
     /// A request still being received.
     private struct Partial {
-        var method: String?
-        var path: String?
-        var headers: [String: String] = [:]
+        var head: RequestHeaderBlock
         var body = ByteBuffer()
     }
 
@@ -113,13 +111,12 @@ final class SimConnectionHandler: ChannelDuplexHandler {
                 }
                 return
             }
-            var request = self.opened(frame.streamID)
-            let block = RequestHeaderBlock(headers.headers)
-            if block.violation != nil {
+            self.opened(frame.streamID)
+            let request = Partial(head: RequestHeaderBlock(headers.headers))
+            if request.head.violation != nil {
                 self.write(HTTP2Frame(streamID: frame.streamID, payload: .rstStream(.protocolError)))
                 return
             }
-            (request.method, request.path, request.headers) = (block.method, block.path, block.headers)
             if headers.endStream {
                 self.partial[frame.streamID] = nil
                 self.complete(request, streamID: frame.streamID)
@@ -154,7 +151,7 @@ final class SimConnectionHandler: ChannelDuplexHandler {
     }
 
     /// A new stream: counted in flight; the GOAWAY knob is checked against the streams seen so far.
-    private func opened(_ streamID: HTTP2StreamID) -> Partial {
+    private func opened(_ streamID: HTTP2StreamID) {
         self.open.insert(streamID)
         self.streamsSeen += 1
         self.state.streamsInFlight(self.open.count)
@@ -165,7 +162,6 @@ final class SimConnectionHandler: ChannelDuplexHandler {
             // Sent on the next tick, not from inside the HTTP/2 handler's read loop.
             context.eventLoop.assumeIsolated().execute { self.goAway() }
         }
-        return Partial()
     }
 
     private func streamClosed() {
@@ -178,7 +174,8 @@ final class SimConnectionHandler: ChannelDuplexHandler {
         let knobs = self.knobs
         let body = request.body
         let result = self.validator.validate(
-            method: request.method, path: request.path, headers: request.headers, bodySize: body.readableBytes
+            method: request.head.method, path: request.head.path, headers: request.head.headers,
+            bodySize: body.readableBytes
         ) { liveActivity in
             if let known = self.validatedBodies[body] { return known }
             let valid = RequestValidator.isValidPayload(Array(body.readableBytesView), liveActivity: liveActivity)
@@ -202,13 +199,13 @@ final class SimConnectionHandler: ChannelDuplexHandler {
             }
         }
         if knobs.stall { return }
-        let apnsID = request.headers["apns-id"] ?? self.messageIDs.next()
+        let apnsID = request.head.headers["apns-id"] ?? self.messageIDs.next()
         switch verdict {
         case .accept:
             let record =
                 knobs.record
                 ? RecordedNotification(
-                    headers: request.headers, body: Data(body.readableBytesView),
+                    headers: request.head.headers, body: Data(body.readableBytesView),
                     receivedAt: Date().timeIntervalSince1970)
                 : nil
             self.state.accepted(token: lowerToken ?? "", record: record)
