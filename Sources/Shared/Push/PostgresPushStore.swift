@@ -117,7 +117,7 @@ public struct PostgresPushStore: PushStore {
         let rows = try await self.database.client.query(
             """
             SELECT push_id, operation_id, event, activity_name, state, failure_reason, targeted, sent, accepted, failed,
-                   skipped, canceled, failed_by_reason::text, created_at, finished_at
+                   skipped, canceled, failed_by_reason::text, created_at, finished_at, first_request_at
             FROM push_report WHERE push_id = \(pushID) AND app_id = \(appID)
             """,
             logger: self.logger
@@ -125,7 +125,7 @@ public struct PostgresPushStore: PushStore {
         for try await row in rows.decode(
             (
                 UUID, UUID, String, String?, String, String?, Int64, Int64, Int64, Int64, Int64, Int64, String, Date,
-                Date?
+                Date?, Date?
             )
             .self)
         {
@@ -135,7 +135,7 @@ public struct PostgresPushStore: PushStore {
                 counts: .init(
                     targeted: row.6, sent: row.7, accepted: row.8, failed: row.9, skipped: row.10, canceled: row.11),
                 failedByReason: (try? JSONDecoder().decode([String: Int64].self, from: Data(row.12.utf8))) ?? [:],
-                created: row.13, finished: row.14)
+                created: row.13, finished: row.14, firstRequest: row.15)
         }
         return nil
     }

@@ -29,6 +29,8 @@ public struct PushReport: Sendable, Encodable, Equatable {
     public var failedByReason: [String: Int64]
     public var created: Date
     public var finished: Date?
+    /// When the first APNs request of the push went out.
+    public var firstRequest: Date?
 
     public struct Counts: Sendable, Encodable, Equatable {
         public var targeted, sent, accepted, failed, skipped, canceled: Int64
@@ -40,6 +42,7 @@ public struct PushReport: Sendable, Encodable, Equatable {
         case event, name, state, counts, created, finished
         case failureReason = "failure_reason"
         case failedByReason = "failed_by_reason"
+        case firstRequest = "first_request"
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -54,6 +57,7 @@ public struct PushReport: Sendable, Encodable, Equatable {
         try c.encode(self.failedByReason, forKey: .failedByReason)
         try c.encode(self.created, forKey: .created)
         try c.encode(self.finished, forKey: .finished)
+        try c.encode(self.firstRequest, forKey: .firstRequest)
     }
 }
 
