@@ -23,6 +23,12 @@ public struct PushBatch: Sendable {
     public var cursor: UUID?
     public var state: String
     public var sentByFanout: Bool
+
+    /// The one batch of a push that its fan-out job sends itself, as `recordFanout(inline: true)` wrote it.
+    public static func inline(pushID: UUID) -> PushBatch {
+        PushBatch(
+            pushID: pushID, seq: 0, lower: nil, upper: nil, cursor: nil, state: "queued", sentByFanout: true)
+    }
 }
 
 /// The rows the worker reads and writes while delivering pushes. Every write of a chunk is one transaction.

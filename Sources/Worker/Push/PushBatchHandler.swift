@@ -30,15 +30,33 @@ struct PushBatchHandler: JobHandler {
         guard let batch = try await self.ledger.batch(pushID: push.id, seq: seq), batch.state == "queued" else {
             return
         }
+        try await self.deliver(push, batch: batch, first: nil, logger: logger)
+    }
+
+    /// Sends `batch` from its cursor to its end. `first`: its first chunk, already read by the caller (a fan-out that
+    /// has just marked the push as sending and found that it fits in one chunk).
+    func deliver(_ push: PushForDelivery, batch: PushBatch, first: [PushTargets.Target]?, logger: Logger)
+        async throws
+    {
+        let seq = batch.seq
         guard let (bundleID, credentials) = try await self.deliveries.configuration(appID: push.appID) else {
             throw JobError.permanent("the app no longer exists")
         }
         let topic = APNsRequest.liveActivityTopic(bundleID: bundleID)
         var clock = ContinuousClock.now
-        var chunk = try await self.select(push, after: batch.cursor ?? batch.lower, upTo: batch.upper)
-        self.phase("select", since: &clock)
+        var chunk: [PushTargets.Target]
+        if let first {
+            chunk = first
+        } else {
+            chunk = try await self.select(push, after: batch.cursor ?? batch.lower, upTo: batch.upper)
+            self.phase("select", since: &clock)
+        }
+        var checkState = first == nil  // a chunk handed in was read after the push became "sending"
         while let last = chunk.last {
-            guard try await self.ledger.state(of: push.id) == "sending" else { return }  // canceled or failed
+            if checkState {
+                guard try await self.ledger.state(of: push.id) == "sending" else { return }  // canceled or failed
+            }
+            checkState = true
             // The next chunk is read while this one is sent and recorded: its channels all come after this
             // chunk's, so nothing recorded here changes what it reads.
             let full = chunk.count == self.settings.chunkSize

@@ -27,26 +27,40 @@ struct PushFanoutHandler: JobHandler {
         }
         guard push.state == "queued" else { return }
         let started = ContinuousClock.now
+        // Most pushes are small (one activity, one user): reading the first chunk settles whether the push fits in
+        // one, and then that chunk is what gets sent, with no count of the audience and no second read.
+        let first = try await push.targets.chunk(
+            after: nil, upTo: nil, limit: self.settings.chunkSize + 1, on: self.database.client,
+            logger: self.database.logger)
+        if first.count <= self.settings.chunkSize {
+            self.resolved(since: started)
+            let recorded = try await self.ledger.recordFanout(
+                push: push, boundaries: [], total: first.count, batchSize: self.settings.batchSize,
+                inline: !first.isEmpty)
+            logger.debug(
+                "push resolved to one chunk", metadata: ["app_id": "\(push.appID)", "targeted": "\(first.count)"])
+            guard recorded, !first.isEmpty else { return }
+            var sending = push
+            sending.state = "sending"
+            try await self.sender.deliver(sending, batch: .inline(pushID: push.id), first: first, logger: logger)
+            return
+        }
         let (boundaries, total) = try await push.targets.boundaries(
             batchSize: self.settings.batchSize, on: self.database.client, logger: self.database.logger)
-        Timer(label: "worker_push_phase_seconds", dimensions: [("phase", "resolve")], factory: self.metrics)
-            .recordInterval(ContinuousClock.now - started)
-        let inline = total > 0 && total <= self.settings.chunkSize
+        self.resolved(since: started)
         let recorded = try await self.ledger.recordFanout(
-            push: push, boundaries: boundaries, total: total, batchSize: self.settings.batchSize,
-            inline: inline)
+            push: push, boundaries: boundaries, total: total, batchSize: self.settings.batchSize)
         logger.debug(
             "push fanned out",
             metadata: [
-                "app_id": "\(push.appID)", "targeted": "\(total)",
-                "batches": "\(boundaries.count + (total > 0 ? 1 : 0))",
+                "app_id": "\(push.appID)", "targeted": "\(total)", "batches": "\(boundaries.count + 1)",
                 "resolve_ms": "\((ContinuousClock.now - started).seconds * 1000)", "recorded": "\(recorded)",
             ])
-        if inline && recorded {
-            var sending = push
-            sending.state = "sending"
-            try await self.sender.deliver(sending, seq: 0, logger: logger)
-        }
+    }
+
+    private func resolved(since started: ContinuousClock.Instant) {
+        Timer(label: "worker_push_phase_seconds", dimensions: [("phase", "resolve")], factory: self.metrics)
+            .recordInterval(ContinuousClock.now - started)
     }
 }
 
