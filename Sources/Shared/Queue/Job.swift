@@ -84,8 +84,8 @@ public protocol JobQueue: Sendable {
     /// Requeues each failure after its delay, or dead-letters it when out of attempts or `retryAfter` is nil.
     @discardableResult
     func fail(_ failures: [JobFailure], owner: String) async throws -> [Int64: JobFailureOutcome]
-    /// When the next job becomes due (nil: none queued).
-    func nextDueDate() async throws -> Date?
+    /// When the next job of a kind not in `excludingKinds` becomes due (nil: none queued).
+    func nextDueDate(excludingKinds: [String]) async throws -> Date?
     /// Dead-letters jobs whose lease expired on their last attempt; returns how many.
     @discardableResult
     func buryAbandoned() async throws -> Int

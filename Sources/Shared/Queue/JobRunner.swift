@@ -69,7 +69,7 @@ public struct JobRunner: Service {
                     let capacity = self.configuration.concurrency - (await ledger.inFlightCount)
                     var sleep = self.configuration.pollInterval
                     if capacity > 0 {
-                        let claimed = await self.claim(capacity: capacity, ledger: ledger)
+                        let (claimed, atLimit) = await self.claim(capacity: capacity, ledger: ledger)
                         for job in claimed {
                             await ledger.start(job)
                             jobs.addTask {
@@ -79,7 +79,9 @@ public struct JobRunner: Service {
                             }
                         }
                         if !claimed.isEmpty { continue }
-                        sleep = await self.idleSleep()
+                        // Due jobs of a kind at its limit wait for one of that kind to finish (which rings), not
+                        // for a poll: counting them as due spun this loop on claims that could only come back empty.
+                        sleep = await self.idleSleep(excluding: atLimit)
                     }
                     let timeout = sleep
                     await cancelWhenGracefulShutdown { await doorbell.wait(timeout: timeout) }
@@ -95,19 +97,22 @@ public struct JobRunner: Service {
 
     /// Fills `capacity` slots, none with a kind already at its limit: first up to the smallest headroom left
     /// under a limit (any kind), then the rest with the limited kinds left out.
-    private func claim(capacity: Int, ledger: JobLedger) async -> [ClaimedJob] {
-        guard !self.configuration.kindLimits.isEmpty else { return await self.claim(limit: capacity, excluding: []) }
+    /// Also returns the kinds at their limit, which this runner cannot take more of now.
+    private func claim(capacity: Int, ledger: JobLedger) async -> (jobs: [ClaimedJob], atLimit: [String]) {
+        guard !self.configuration.kindLimits.isEmpty else {
+            return (await self.claim(limit: capacity, excluding: []), [])
+        }
         var headroom: [String: Int] = [:]
         for (kind, limit) in self.configuration.kindLimits {
             headroom[kind] = max(0, limit - (await ledger.inFlight(kind: kind)))
         }
         let open = headroom.values.min() ?? capacity
-        var claimed = await self.claim(
-            limit: min(capacity, open), excluding: headroom.filter { $0.value == 0 }.map(\.key))
+        let atLimit = headroom.filter { $0.value == 0 }.map(\.key)
+        var claimed = await self.claim(limit: min(capacity, open), excluding: atLimit)
         if claimed.count == min(capacity, open), capacity > claimed.count {
             claimed += await self.claim(limit: capacity - claimed.count, excluding: Array(headroom.keys))
         }
-        return claimed
+        return (claimed, atLimit)
     }
 
     private func claim(limit: Int, excluding: [String]) async -> [ClaimedJob] {
@@ -123,8 +128,10 @@ public struct JobRunner: Service {
     }
 
     /// Sleep until the next job is due, but no longer than the poll interval.
-    private func idleSleep() async -> Duration {
-        guard let next = try? await self.queue.nextDueDate() else { return self.configuration.pollInterval }
+    private func idleSleep(excluding: [String]) async -> Duration {
+        guard let next = try? await self.queue.nextDueDate(excludingKinds: excluding) else {
+            return self.configuration.pollInterval
+        }
         let wait = Duration.milliseconds(Int64(max(0, next.timeIntervalSinceNow) * 1000))
         return min(wait, self.configuration.pollInterval)
     }

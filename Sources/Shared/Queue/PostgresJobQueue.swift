@@ -148,9 +148,9 @@ public struct PostgresJobQueue: JobQueue {
         return outcomes
     }
 
-    public func nextDueDate() async throws -> Date? {
+    public func nextDueDate(excludingKinds excluded: [String] = []) async throws -> Date? {
         let rows = try await self.database.client.query(
-            "SELECT min(run_at) FROM jobs WHERE state IN ('queued', 'running')",
+            "SELECT min(run_at) FROM jobs WHERE state IN ('queued', 'running') AND kind <> ALL(\(excluded)::text[])",
             logger: self.logger
         )
         for try await date in rows.decode(Date?.self) { return date }
