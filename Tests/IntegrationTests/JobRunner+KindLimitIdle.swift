@@ -25,7 +25,9 @@ import Testing
             try await self.queue.extendLease(ids: ids, owner: owner, lease: lease)
         }
 
-        func complete(ids: [Int64], owner: String) async throws { try await self.queue.complete(ids: ids, owner: owner) }
+        func complete(ids: [Int64], owner: String) async throws {
+            try await self.queue.complete(ids: ids, owner: owner)
+        }
 
         func fail(_ failures: [JobFailure], owner: String) async throws -> [Int64: JobFailureOutcome] {
             try await self.queue.fail(failures, owner: owner)
