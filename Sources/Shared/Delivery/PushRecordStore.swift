@@ -24,7 +24,7 @@ public struct PushBatch: Sendable {
     public var state: String
     public var sentByFanout: Bool
 
-    /// The one batch of a push that its fan-out job sends itself, as `recordFanout(inline: true)` wrote it.
+    /// The one batch of a push that its fan-out job sends itself, as `recordInlineFanout` wrote it.
     public static func inline(pushID: UUID) -> PushBatch {
         PushBatch(
             pushID: pushID, seq: 0, lower: nil, upper: nil, cursor: nil, state: "queued", sentByFanout: true)
@@ -71,9 +71,8 @@ public struct DeliveryLedger: Sendable {
     }
 
     /// Records the fan-out: batches, their jobs, the targeted count. False when another run already did.
-    /// - Parameter inline: the fan-out job sends the (single) batch itself: no batch job is queued.
     public func recordFanout(
-        push: PushForDelivery, boundaries: [UUID], total: Int, batchSize: Int, inline: Bool = false
+        push: PushForDelivery, boundaries: [UUID], total: Int, batchSize: Int
     ) async throws -> Bool {
         let count = total == 0 ? 0 : (total + batchSize - 1) / batchSize
         return try await self.database.transaction { connection in
@@ -100,11 +99,10 @@ public struct DeliveryLedger: Sendable {
             try await connection.query(
                 """
                 INSERT INTO push_batches (push_id, seq, lower_channel, upper_channel, targets, sent_by_fanout)
-                SELECT \(push.id), seq::int4 - 1, nullif(lo, '')::uuid, nullif(hi, '')::uuid, n, \(inline)
+                SELECT \(push.id), seq::int4 - 1, nullif(lo, '')::uuid, nullif(hi, '')::uuid, n, false
                 FROM unnest(\(lowers)::text[], \(uppers)::text[], \(sizes)::int4[]) WITH ORDINALITY AS x(lo, hi, n, seq)
                 """,
                 logger: self.logger)
-            guard !inline else { return true }
             let id = push.id.uuidString.lowercased()
             _ = try await PostgresJobQueue.enqueue(
                 (0..<count).map { seq in
@@ -113,6 +111,26 @@ public struct DeliveryLedger: Sendable {
                 on: connection, logger: self.logger)
             return true
         }
+    }
+
+    /// Records the fan-out of a push whose `total` (> 0) targets fit in one chunk that the fan-out job sends itself:
+    /// the push becomes `sending` with one batch, in one statement (one round trip on a single update's way to APNs).
+    /// False when another run already did.
+    public func recordInlineFanout(push: PushForDelivery, total: Int) async throws -> Bool {
+        let rows = try await self.database.client.query(
+            """
+            WITH claimed AS (
+                UPDATE pushes SET state = 'sending', batches_total = 1, targeted = \(Int64(total)), started_at = now()
+                WHERE id = \(push.id) AND state = 'queued'
+                RETURNING id
+            )
+            INSERT INTO push_batches (push_id, seq, lower_channel, upper_channel, targets, sent_by_fanout)
+            SELECT id, 0, NULL, NULL, \(Int32(total)), true FROM claimed
+            RETURNING seq
+            """,
+            logger: self.logger)
+        for try await _ in rows.decode(Int32.self) { return true }
+        return false
     }
 
     public func batch(pushID: UUID, seq: Int32) async throws -> PushBatch? {

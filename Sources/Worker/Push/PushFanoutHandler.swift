@@ -34,9 +34,11 @@ struct PushFanoutHandler: JobHandler {
             logger: self.database.logger)
         if first.count <= self.settings.chunkSize {
             self.resolved(since: started)
-            let recorded = try await self.ledger.recordFanout(
-                push: push, boundaries: [], total: first.count, batchSize: self.settings.batchSize,
-                inline: !first.isEmpty)
+            let recorded =
+                first.isEmpty
+                ? try await self.ledger.recordFanout(
+                    push: push, boundaries: [], total: 0, batchSize: self.settings.batchSize)
+                : try await self.ledger.recordInlineFanout(push: push, total: first.count)
             logger.debug(
                 "push resolved to one chunk", metadata: ["app_id": "\(push.appID)", "targeted": "\(first.count)"])
             guard recorded, !first.isEmpty else { return }
