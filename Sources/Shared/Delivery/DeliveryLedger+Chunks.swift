@@ -26,7 +26,10 @@ public struct ChunkOutcome: Sendable {
 extension DeliveryLedger {
     /// Writes a chunk's outcome in one transaction: instance timestamps (and ends), dead tokens, failure rows and
     /// counts, the batch cursor, the push's counters; a configuration error fails the push and stops its batches.
-    public func record(_ outcome: ChunkOutcome, push: PushForDelivery, seq: Int32) async throws {
+    /// `lastOfBatch`: nothing follows this chunk in its batch, which is marked finished in the same transaction.
+    public func record(_ outcome: ChunkOutcome, push: PushForDelivery, seq: Int32, lastOfBatch: Bool = false)
+        async throws
+    {
         let logger = self.database.logger
         try await self.database.transaction { connection in
             let isStart = push.targets.event == .start
@@ -118,6 +121,8 @@ extension DeliveryLedger {
                 try await connection.query(
                     "UPDATE push_batches SET state = 'stopped' WHERE push_id = \(push.id) AND state = 'queued'",
                     logger: logger)
+            } else if lastOfBatch {
+                try await Self.finishBatch(pushID: push.id, seq: seq, on: connection, logger: logger)
             }
         }
     }
@@ -126,21 +131,27 @@ extension DeliveryLedger {
     public func finishBatch(pushID: UUID, seq: Int32) async throws {
         let logger = self.database.logger
         try await self.database.transaction { connection in
-            let finished = try await connection.query(
-                """
-                UPDATE push_batches SET state = 'done' WHERE push_id = \(pushID) AND seq = \(seq) AND state = 'queued'
-                RETURNING seq
-                """, logger: logger
-            ).collect()
-            guard !finished.isEmpty else { return }
-            try await connection.query(
-                """
-                UPDATE pushes SET batches_done = batches_done + 1,
-                    state = CASE WHEN batches_done + 1 >= batches_total AND state = 'sending' THEN 'done' ELSE state END,
-                    finished_at = CASE WHEN batches_done + 1 >= batches_total AND state = 'sending' THEN now()
-                                       ELSE finished_at END
-                WHERE id = \(pushID)
-                """, logger: logger)
+            try await Self.finishBatch(pushID: pushID, seq: seq, on: connection, logger: logger)
         }
+    }
+
+    private static func finishBatch(pushID: UUID, seq: Int32, on connection: PostgresConnection, logger: Logger)
+        async throws
+    {
+        let finished = try await connection.query(
+            """
+            UPDATE push_batches SET state = 'done' WHERE push_id = \(pushID) AND seq = \(seq) AND state = 'queued'
+            RETURNING seq
+            """, logger: logger
+        ).collect()
+        guard !finished.isEmpty else { return }
+        try await connection.query(
+            """
+            UPDATE pushes SET batches_done = batches_done + 1,
+                state = CASE WHEN batches_done + 1 >= batches_total AND state = 'sending' THEN 'done' ELSE state END,
+                finished_at = CASE WHEN batches_done + 1 >= batches_total AND state = 'sending' THEN now()
+                                   ELSE finished_at END
+            WHERE id = \(pushID)
+            """, logger: logger)
     }
 }

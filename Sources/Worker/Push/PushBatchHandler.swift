@@ -65,13 +65,15 @@ struct PushBatchHandler: JobHandler {
             let outcome = try await self.send(
                 chunk, last: last.channelID, push: push, topic: topic, credentials: credentials)
             self.phase("send", since: &clock)
-            try await self.ledger.record(outcome, push: push, seq: seq)
+            // A chunk shorter than a full one is the batch's last: the batch is finished in the same transaction.
+            try await self.ledger.record(outcome, push: push, seq: seq, lastOfBatch: !full)
             self.phase("record", since: &clock)
             self.count(outcome)
             if let reason = outcome.configurationError {
                 logger.error("push stopped: APNs refused its configuration", metadata: ["reason": "\(reason)"])
                 return
             }
+            if !full { return }
             chunk = try await following
             self.phase("select", since: &clock)  // only the part the send and record did not hide
         }
