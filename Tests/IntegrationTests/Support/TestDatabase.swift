@@ -63,6 +63,10 @@ actor TemplateDatabase {
         _ = try await withDatabase(url) { database in
             try await Migrator(database: database).migrate(
                 MigrationFiles.load(directory: TestEnvironment.migrationsDirectory))
+            // A new sql/ file without `Schema.version` raised to it would make every gateway and worker a test starts
+            // refuse the schema; hummingbird's live test client then waits for a server that never listens, and the
+            // suite hangs instead of failing. Fail here, once, saying why.
+            try await Migrator(database: database).requireCurrent()
         }
         return name
     }
