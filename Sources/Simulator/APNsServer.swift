@@ -275,10 +275,17 @@ final class SimConnectionHandler: ChannelDuplexHandler {
     /// ignored, as HTTP/2 says: the client learns they were not processed when the connection closes.
     private func closeSoon() {
         guard let context = self.context else { return }
-        // A stream closes as its last frame is written, before the connection flushes it: close a moment later.
-        context.eventLoop.scheduleTask(in: .milliseconds(50)) { [channel = context.channel] in
-            channel.close(promise: nil)
-        }
+        // A stream closes as its last frame is written, before that frame reaches the socket, and closing a channel
+        // drops what it has not written yet. A fixed 50 ms pause was a guess at how long that takes (CI once saw 106
+        // answered streams come back lost after a GOAWAY, which a slow client leaving them queued would explain).
+        // A PING written behind them completes only once everything before it is on the socket.
+        let written = context.eventLoop.makePromise(of: Void.self)
+        context.writeAndFlush(
+            self.wrapOutboundOut(
+                HTTP2Frame(streamID: .rootStream, payload: .ping(HTTP2PingData(withInteger: 0), ack: false))),
+            promise: written)
+        self.needsFlush = false
+        written.futureResult.whenComplete { [channel = context.channel] _ in channel.close(promise: nil) }
     }
 
     private func write(_ frame: HTTP2Frame) {
