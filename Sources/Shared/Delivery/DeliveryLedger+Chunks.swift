@@ -104,8 +104,7 @@ extension DeliveryLedger {
                 """
                 UPDATE pushes SET sent = sent + \(Int64(outcome.sent)), accepted = accepted + \(Int64(outcome.accepted.count)),
                     failed = failed + \(Int64(outcome.failures.count)), skipped = skipped + \(Int64(outcome.skipped)),
-                    first_request_at = CASE WHEN \(Int64(outcome.sent)) > 0
-                                            THEN least(first_request_at, \(outcome.sendStartedAt)) ELSE first_request_at END,
+                    first_request_at = least(first_request_at, \(outcome.sent > 0 ? outcome.sendStartedAt : nil)),
                     canceled = CASE WHEN state = 'canceled' THEN greatest(canceled - \(Int64(outcome.processed)), 0)
                                ELSE canceled END
                 WHERE id = \(push.id)

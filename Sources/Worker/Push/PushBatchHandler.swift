@@ -51,7 +51,7 @@ struct PushBatchHandler: JobHandler {
             chunk = try await self.select(push, after: batch.cursor ?? batch.lower, upTo: batch.upper)
             self.phase("select", since: &clock)
         }
-        var checkState = first == nil  // a chunk handed in was read after the push became "sending"
+        var checkState = first == nil  // a chunk handed in comes from a caller that has just made the push "sending"
         while let last = chunk.last {
             if checkState {
                 guard try await self.ledger.state(of: push.id) == "sending" else { return }  // canceled or failed
