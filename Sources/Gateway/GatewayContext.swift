@@ -13,10 +13,14 @@ struct GatewayContext: RequestContext {
     var coreContext: CoreRequestContextStorage
     /// Set by `TenantAuthMiddleware`; routes behind it can rely on it.
     var tenant: Tenant?
+    /// The request's HTTP Basic credentials, parsed once by `ObservabilityMiddleware` (its log lines name the app
+    /// key) and checked by `TenantAuthMiddleware`.
+    var basicCredentials: BasicCredentials?
 
     init(source: ApplicationRequestContextSource) {
         self.coreContext = .init(source: source)
         self.tenant = nil
+        self.basicCredentials = nil
     }
 
     /// The tenant, or 401 when a route was mounted without authentication by mistake.

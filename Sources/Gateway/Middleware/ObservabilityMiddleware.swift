@@ -4,7 +4,8 @@ import Metrics
 import Shared
 
 /// One access-log line and two metrics per request, labelled by route template (never by id).
-struct ObservabilityMiddleware<Context: RequestContext>: RouterMiddleware {
+struct ObservabilityMiddleware: RouterMiddleware {
+    typealias Context = GatewayContext
     let metrics: any MetricsFactory
 
     func handle(
@@ -12,8 +13,10 @@ struct ObservabilityMiddleware<Context: RequestContext>: RouterMiddleware {
     ) async throws -> Response {
         let started = ContinuousClock.now
         var context = context
-        if let (appKey, _) = TenantAuthMiddleware.basicCredentials(request) {
-            context.logger[metadataKey: "app_key"] = "\(appKey)"  // the key only: it names the tenant, it grants nothing
+        if let credentials = BasicCredentials(request.headers[.authorization]) {
+            // The key only: it names the tenant, it grants nothing. Authentication reuses the parsed pair.
+            context.logger[metadataKey: "app_key"] = "\(credentials.appKey)"
+            context.basicCredentials = credentials
         }
         do {
             let response = try await next(request, context)

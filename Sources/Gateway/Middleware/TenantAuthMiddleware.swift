@@ -12,28 +12,35 @@ struct TenantAuthMiddleware: RouterMiddleware {
     func handle(
         _ request: Request, context: GatewayContext, next: (Request, GatewayContext) async throws -> Response
     ) async throws -> Response {
-        guard let (appKey, secret) = Self.basicCredentials(request),
-            let record = try await self.credentials.record(appKey: appKey),
-            let role = record.role(for: secret)
+        guard let credentials = context.basicCredentials ?? BasicCredentials(request.headers[.authorization]),
+            let record = try await self.credentials.record(appKey: credentials.appKey),
+            let role = record.role(for: credentials.secret)
         else { throw APIError.unauthorized }
         if self.serverOnly && role != .server { throw APIError.serverOnly }
         var context = context
         context.tenant = Tenant(appID: record.id, appKey: record.appKey, role: role)
-        context.logger[metadataKey: "app_key"] = "\(record.appKey)"
         return try await next(request, context)
     }
+}
 
-    static func basicCredentials(_ request: Request) -> (String, String)? {
-        guard let header = request.headers[.authorization] else { return nil }
-        let parts = header.split(separator: " ", maxSplits: 1)
-        guard parts.count == 2, parts[0].lowercased() == "basic",
-            let decoded = Data(base64Encoded: String(parts[1])).map({ String(decoding: $0, as: UTF8.self) }),
-            let colon = decoded.firstIndex(of: ":")
+/// `Authorization: Basic base64(app_key:secret)`, with a well-formed app key and a non-empty secret.
+struct BasicCredentials: Sendable {
+    var appKey: String
+    var secret: String
+
+    init?(_ header: String?) {
+        guard let header, header.utf8.count > 6 else { return nil }
+        // "Basic " in any case, compared byte by byte (no lowercased copy of the header).
+        let scheme = header.utf8.prefix(6)
+        guard scheme.elementsEqual("basic ".utf8, by: { $1 == 0x20 ? $0 == $1 : $0 | 0x20 == $1 }),
+            let decoded = Data(base64Encoded: String(header.dropFirst(6))),
+            let colon = decoded.firstIndex(of: UInt8(ascii: ":"))
         else { return nil }
-        let key = String(decoded[..<colon])
-        let secret = String(decoded[decoded.index(after: colon)...])
+        let key = String(decoding: decoded[..<colon], as: UTF8.self)
+        let secret = String(decoding: decoded[(colon + 1)...], as: UTF8.self)
         guard Credentials.isWellFormed(key), !secret.isEmpty else { return nil }
-        return (key, secret)
+        self.appKey = key
+        self.secret = secret
     }
 }
 

@@ -3,6 +3,15 @@ import Hummingbird
 import NIOCore
 import Shared
 
+/// One decoder and one encoder for every request: both are `Sendable` and their settings never change after this.
+private let jsonBodyDecoder = JSONDecoder()
+private let jsonBodyEncoder: JSONEncoder = {
+    let encoder = JSONEncoder()
+    encoder.dateEncodingStrategy = .iso8601
+    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+    return encoder
+}()
+
 extension Request {
     /// Reads at most `limit` bytes and decodes them strictly: unknown fields and type errors become a 400
     /// naming the field, an over-size body a 413.
@@ -17,7 +26,7 @@ extension Request {
             throw APIError.validation(ValidationError(path: "", rule: "a JSON object is required"))
         }
         do {
-            return try JSONDecoder().decode(T.self, from: Data(buffer: buffer))
+            return try jsonBodyDecoder.decode(T.self, from: Data(buffer: buffer))
         } catch let error as DecodingError {
             throw APIError.validation(ValidationError(decoding: error))
         } catch let error as ValidationError {
@@ -37,11 +46,8 @@ struct OK<Body: Encodable & Sendable>: ResponseGenerator {
     }
 
     func response(from request: Request, context: some RequestContext) throws -> Response {
-        let encoder = JSONEncoder()
-        encoder.dateEncodingStrategy = .iso8601
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         var data = Data("{\"ok\":true".utf8)
-        let inner = try encoder.encode(self.body)
+        let inner = try jsonBodyEncoder.encode(self.body)
         if inner.count > 2 {  // splice the body's fields after "ok"
             data.append(UInt8(ascii: ","))
             data.append(inner.dropFirst())

@@ -17,10 +17,10 @@ public struct AnyCodingKey: CodingKey, Sendable {
 
 extension Decoder {
     /// Throws for the first key of the current object that `Keys` does not list.
-    public func rejectUnknownKeys<Keys: CodingKey & CaseIterable>(_ keys: Keys.Type) throws {
+    public func rejectUnknownKeys<Keys: CodingKey>(_ keys: Keys.Type) throws {
         let container = try self.container(keyedBy: AnyCodingKey.self)
-        let known = Set(Keys.allCases.map(\.stringValue))
-        for key in container.allKeys where !known.contains(key.stringValue) {
+        // `Keys(stringValue:)` is the key type's own switch: no set of names is built per object decoded.
+        for key in container.allKeys where Keys(stringValue: key.stringValue) == nil {
             throw DecodingError.dataCorrupted(
                 .init(codingPath: self.codingPath + [key], debugDescription: ValidationError.unknownFieldRule)
             )
