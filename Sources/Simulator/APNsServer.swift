@@ -34,6 +34,8 @@ final class SimConnectionHandler: ChannelDuplexHandler {
     private var lastStreamID = HTTP2StreamID(0)
     /// Bodies already validated on this connection: a push shares one body across many requests.
     private var validatedBodies: [ByteBuffer: Bool] = [:]
+    /// The provider token this connection presented last, once verified.
+    private var verifiedToken: VerifiedProviderToken?
     private var reading = false
     private var needsFlush = false
     /// Request bytes received since the last connection-level WINDOW_UPDATE (nothing else returns that credit).
@@ -174,8 +176,7 @@ final class SimConnectionHandler: ChannelDuplexHandler {
         let knobs = self.knobs
         let body = request.body
         let result = self.validator.validate(
-            method: request.head.method, path: request.head.path, headers: request.head.headers,
-            bodySize: body.readableBytes
+            request.head, bodySize: body.readableBytes, verifiedToken: &self.verifiedToken
         ) { liveActivity in
             if let known = self.validatedBodies[body] { return known }
             let valid = RequestValidator.isValidPayload(Array(body.readableBytesView), liveActivity: liveActivity)
@@ -185,9 +186,7 @@ final class SimConnectionHandler: ChannelDuplexHandler {
         }
         if result.authenticated { self.markAuthenticated(maxStreams: knobs.maxConcurrentStreams) }
         var verdict = result.verdict
-        let lowerToken = result.token.map { token in
-            token.utf8.contains { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "F") } ? token.lowercased() : token
-        }
+        let lowerToken = result.token.map(RequestValidator.lowerCased(deviceToken:))
         if verdict == .accept, let lowerToken {
             if knobs.unregisteredTokens.contains(lowerToken) {
                 verdict = .reject(.unregistered)
@@ -199,7 +198,7 @@ final class SimConnectionHandler: ChannelDuplexHandler {
             }
         }
         if knobs.stall { return }
-        let apnsID = request.head.headers["apns-id"] ?? self.messageIDs.next()
+        let apnsID = request.head.apns.id ?? self.messageIDs.next()
         switch verdict {
         case .accept:
             let record =

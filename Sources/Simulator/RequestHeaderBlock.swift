@@ -6,14 +6,33 @@ import NIOHPACK
 /// simulator turns it off and applies these instead; a request breaking them gets RST_STREAM(PROTOCOL_ERROR), as
 /// from any HTTP/2 server.
 struct RequestHeaderBlock {
+    /// The headers APNs reads, picked out while the block is copied (a later repeat wins, as in a dictionary).
+    struct APNsFields {
+        var authorization: String?
+        var topic: String?
+        var pushType: String?
+        var priority: String?
+        var expiration: String?
+        var id: String?
+        var collapseID: String?
+    }
+
     var method: String?
     var path: String?
-    var headers = [String: String](minimumCapacity: 8)  // an APNs request has 5 to 8 regular headers
+    var apns = APNsFields()
+    /// Every field but `:method` and `:path`, in order. Recordings keep them; nothing on the hot path hashes them.
+    private(set) var fields: [(name: String, value: String)] = []
     /// The first rule the block breaks, nil when it is well-formed.
     private(set) var violation: String?
 
+    /// The fields by name, for recordings and tests.
+    var headers: [String: String] { Dictionary(self.fields, uniquingKeysWith: { $1 }) }
+
     init(_ block: HPACKHeaders) {
+        self.fields.reserveCapacity(block.count)  // an APNs request has 5 to 8 regular headers
         var regularSeen = false
+        var scheme = false
+        var authority = false
         for (name, value, _) in block {
             if let broken = Self.check(name: name, value: value) {
                 self.violation = broken
@@ -25,20 +44,35 @@ struct RequestHeaderBlock {
                     return
                 }
                 switch name {
-                case ":method" where self.method == nil: self.method = value
-                case ":path" where self.path == nil: self.path = value
-                case ":scheme" where self.headers[name] == nil, ":authority" where self.headers[name] == nil:
-                    self.headers[name] = value
+                case ":method" where self.method == nil:
+                    self.method = value
+                    continue
+                case ":path" where self.path == nil:
+                    self.path = value
+                    continue
+                case ":scheme" where !scheme: scheme = true
+                case ":authority" where !authority: authority = true
                 default:
                     self.violation = "unknown or repeated pseudo-header \(name)"
                     return
                 }
             } else {
                 regularSeen = true
-                self.headers[name] = value
+                // By length first: each name is then compared once at most (a string switch compares in turn).
+                switch name.utf8.count {
+                case 13 where name == "authorization": self.apns.authorization = value
+                case 13 where name == "apns-priority": self.apns.priority = value
+                case 10 where name == "apns-topic": self.apns.topic = value
+                case 14 where name == "apns-push-type": self.apns.pushType = value
+                case 15 where name == "apns-expiration": self.apns.expiration = value
+                case 7 where name == "apns-id": self.apns.id = value
+                case 16 where name == "apns-collapse-id": self.apns.collapseID = value
+                default: break
+                }
             }
+            self.fields.append((name, value))
         }
-        if self.method == nil || self.path == nil || self.headers[":scheme"] == nil {
+        if self.method == nil || self.path == nil || !scheme {
             self.violation = "a request needs :method, :scheme and :path"
         }
     }
@@ -57,10 +91,11 @@ struct RequestHeaderBlock {
             return !body.isEmpty
         }
         guard nameIsToken else { return "header name \(name) is not a lower-case token" }
-        switch name {
-        case "connection", "proxy-connection", "keep-alive", "transfer-encoding", "upgrade":
+        switch name.utf8.count {  // by length first, as above
+        case 10 where name == "connection" || name == "keep-alive", 16 where name == "proxy-connection",
+            17 where name == "transfer-encoding", 7 where name == "upgrade":
             return "connection-specific header \(name)"
-        case "te" where value != "trailers":
+        case 2 where name == "te" && value != "trailers":
             return "te other than trailers"
         default:
             break

@@ -26,12 +26,14 @@ struct RequestValidator: Sendable {
         var authenticated: Bool
     }
 
-    /// `payloadIsValid` is asked only once everything else passed (it may be cached per body).
+    /// `payloadIsValid` is asked only once everything else passed (it may be cached per body). `verifiedToken` is the
+    /// connection's own memory of the provider token it presented last.
     func validate(
-        method: String?, path: String?, headers: [String: String], bodySize: Int, payloadIsValid: (Bool) -> Bool
+        _ head: RequestHeaderBlock, bodySize: Int, verifiedToken: inout VerifiedProviderToken?,
+        payloadIsValid: (Bool) -> Bool
     ) -> Result {
-        guard method == "POST" else { return Result(verdict: .reject(.methodNotAllowed), authenticated: false) }
-        guard let path, path.hasPrefix("/3/device/") else {
+        guard head.method == "POST" else { return Result(verdict: .reject(.methodNotAllowed), authenticated: false) }
+        guard let path = head.path, path.hasPrefix("/3/device/") else {
             return Result(verdict: .reject(.badPath), authenticated: false)
         }
         let token = String(path.dropFirst("/3/device/".count))
@@ -40,20 +42,21 @@ struct RequestValidator: Sendable {
         }
         guard !token.isEmpty else { return reject(.missingDeviceToken, false) }
         guard Self.isDeviceToken(token) else { return reject(.badDeviceToken, false) }
-        if let reason = self.checkProviderToken(headers["authorization"], topic: headers["apns-topic"]) {
+        let apns = head.apns
+        if let reason = self.checkProviderToken(apns.authorization, topic: apns.topic, verified: &verifiedToken) {
             return reject(reason, reason.action != .refreshCredentials)
         }
-        guard let topic = headers["apns-topic"], !topic.isEmpty else { return reject(.missingTopic) }
-        guard let pushType = headers["apns-push-type"], Self.knownPushTypes.contains(pushType) else {
+        guard let topic = apns.topic, !topic.isEmpty else { return reject(.missingTopic) }
+        guard let pushType = apns.pushType, Self.knownPushTypes.contains(pushType) else {
             return reject(.invalidPushType)
         }
         if pushType == "liveactivity" && !topic.hasSuffix(".push-type.liveactivity") { return reject(.badTopic) }
-        if let priority = headers["apns-priority"], !["1", "5", "10"].contains(priority) {
+        if let priority = apns.priority, priority != "10", priority != "5", priority != "1" {
             return reject(.badPriority)
         }
-        if let expiration = headers["apns-expiration"], Int(expiration) == nil { return reject(.badExpirationDate) }
-        if let id = headers["apns-id"], UUID(uuidString: id) == nil { return reject(.badMessageID) }
-        if let collapse = headers["apns-collapse-id"], collapse.utf8.count > 64 { return reject(.badCollapseID) }
+        if let expiration = apns.expiration, Int(expiration) == nil { return reject(.badExpirationDate) }
+        if let id = apns.id, UUID(uuidString: id) == nil { return reject(.badMessageID) }
+        if let collapse = apns.collapseID, collapse.utf8.count > 64 { return reject(.badCollapseID) }
         if bodySize == 0 { return reject(.payloadEmpty) }
         if bodySize > 4096 { return reject(.payloadTooLarge) }
         if !payloadIsValid(pushType == "liveactivity") { return reject(.unknown("InvalidPayload")) }
@@ -61,29 +64,59 @@ struct RequestValidator: Sendable {
     }
 
     static func isDeviceToken(_ token: String) -> Bool {
-        token.utf8.count % 2 == 0 && (16...400).contains(token.utf8.count)
-            && token.utf8.allSatisfy {
-                ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x61 && $0 <= 0x66) || ($0 >= 0x41 && $0 <= 0x46)
+        var token = token
+        return token.withUTF8 { bytes in
+            guard bytes.count % 2 == 0, (16...400).contains(bytes.count) else { return false }
+            for byte in bytes {
+                switch byte {
+                case 0x30...0x39, 0x61...0x66, 0x41...0x46: continue
+                default: return false
+                }
             }
+            return true
+        }
+    }
+
+    /// The token as the simulator counts it: lower-case hex (APNs accepts either case).
+    static func lowerCased(deviceToken token: String) -> String {
+        var token = token
+        let hasUpper = token.withUTF8 { bytes in bytes.contains { $0 >= 0x41 && $0 <= 0x46 } }
+        return hasUpper ? token.lowercased() : token
     }
 
     /// nil when the bearer token is a valid ES256 JWT of a trusted key, younger than an hour, allowed on `topic`.
     func checkProviderToken(_ header: String?, topic: String?) -> APNsReason? {
+        var verified: VerifiedProviderToken?
+        return self.checkProviderToken(header, topic: topic, verified: &verified)
+    }
+
+    /// The same, remembering in `verified` the token it last found valid: a client presents one token for thousands
+    /// of requests, and comparing the header with the last one is cheaper than the shared table (a lock and a hash of
+    /// the whole token) and the key lookup behind it. A key added since invalidates the memory.
+    func checkProviderToken(_ header: String?, topic: String?, verified: inout VerifiedProviderToken?) -> APNsReason? {
         guard let header, header.utf8.count > 7,
             header.utf8.prefix(7).elementsEqual("bearer ".utf8, by: { $0 == $1 || ($1 >= 0x61 && $0 == $1 - 0x20) })
         else { return .missingProviderToken }
-        let jwt = String(header.utf8.dropFirst(7))!
-        let keyID: String
-        let issuedAt: Int
-        if let known = self.state.verified(token: jwt) {
-            (keyID, issuedAt) = known
-        } else {
-            guard let (kid, iat) = self.verify(jwt) else { return .invalidProviderToken }
-            self.state.rememberVerified(token: jwt, keyID: kid, issuedAt: iat)
-            (keyID, issuedAt) = (kid, iat)
+        let keysVersion = self.state.keysVersion
+        if verified?.header != header || verified?.keysVersion != keysVersion {
+            verified = nil
+            let jwt = String(header.utf8.dropFirst(7))!
+            let keyID: String
+            let issuedAt: Int
+            if let known = self.state.verified(token: jwt) {
+                (keyID, issuedAt) = known
+            } else {
+                guard let (kid, iat) = self.verify(jwt) else { return .invalidProviderToken }
+                self.state.rememberVerified(token: jwt, keyID: kid, issuedAt: iat)
+                (keyID, issuedAt) = (kid, iat)
+            }
+            verified = VerifiedProviderToken(
+                header: header, issuedAt: issuedAt, bundleIDs: self.state.key(id: keyID)?.bundleIDs,
+                keysVersion: keysVersion)
         }
-        if Int(self.now().timeIntervalSince1970) - issuedAt > 3600 { return .expiredProviderToken }
-        if let allowed = self.state.key(id: keyID)?.bundleIDs, let topic {
+        guard let token = verified else { return .invalidProviderToken }
+        if Int(self.now().timeIntervalSince1970) - token.issuedAt > 3600 { return .expiredProviderToken }
+        if let allowed = token.bundleIDs, let topic {
             let bundle =
                 topic.hasSuffix(".push-type.liveactivity")
                 ? String(topic.dropLast(".push-type.liveactivity".count)) : topic
@@ -126,4 +159,15 @@ struct RequestValidator: Sendable {
         }
         return true
     }
+}
+
+/// A provider token one connection presented and the simulator verified, with what the later checks need.
+struct VerifiedProviderToken {
+    /// The whole `authorization` header it came in.
+    var header: String
+    var issuedAt: Int
+    /// The key's allowed bundle ids (nil: any).
+    var bundleIDs: Set<String>?
+    /// `SimulatorState.keysVersion` when it was verified.
+    var keysVersion: Int
 }

@@ -134,9 +134,14 @@ public final class SimulatorState: Sendable {
         }
     }
 
+    /// Raised by every `addKey`: connections drop the provider token they remember as verified.
+    private let keysChanges = Atomic<Int>(0)
+    var keysVersion: Int { self.keysChanges.load(ordering: .acquiring) }
+
     public func addKey(_ key: TrustedKey) {
         self.keys.withLock { $0[key.keyID] = key }
         self.verifiedTokens.withLock { $0.removeAll() }
+        self.keysChanges.add(1, ordering: .releasing)
     }
 
     func key(id: String) -> TrustedKey? { self.keys.withLock { $0[id] } }
