@@ -8,8 +8,13 @@ CHANNELS=${CHANNELS:-100000}
 RATE=${RATE:-5000}          # target requests per second (paced per connection with wrk's delay())
 CONNECTIONS=${CONNECTIONS:-64}
 DURATION=${DURATION:-30s}
-swift build -c release --product gateway >/dev/null
-bin=$(swift build -c release --show-bin-path)
+# BIN_DIR: a directory holding a gateway built elsewhere (to compare two builds in one sitting); default: build now.
+if [ -n "${BIN_DIR:-}" ]; then
+    bin=$BIN_DIR
+else
+    swift build -c release --product gateway >/dev/null
+    bin=$(swift build -c release --show-bin-path)
+fi
 work=$(mktemp -d /tmp/lagw-bench-registry.XXXXXX)
 chmod 755 "$work"
 pg_port=$(scripts/free-port.sh)
