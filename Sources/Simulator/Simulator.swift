@@ -12,17 +12,21 @@ public final class RunningSimulator: Sendable {
     public let apnsPort: Int
     public let adminPort: Int
     private let listener: any Channel
+    /// The admin API's server in a service group of its own, so `stop` shuts it down gracefully (cancelling it
+    /// made Hummingbird log errors at every normal stop).
+    private let adminGroup: ServiceGroup
     private let admin: Task<Void, any Error>
 
     private init(
         state: SimulatorState, identity: TLSIdentity, listener: any Channel, adminPort: Int,
-        admin: Task<Void, any Error>
+        adminGroup: ServiceGroup, admin: Task<Void, any Error>
     ) {
         self.state = state
         self.identity = identity
         self.listener = listener
         self.apnsPort = listener.localAddress?.port ?? 0
         self.adminPort = adminPort
+        self.adminGroup = adminGroup
         self.admin = admin
     }
 
@@ -40,16 +44,19 @@ public final class RunningSimulator: Sendable {
             onServerRunning: { channel in portContinuation.yield(channel.localAddress?.port ?? 0) },
             logger: logger
         )
-        let admin = Task { try await app.run() }
+        let adminGroup = ServiceGroup(configuration: .init(services: [.init(service: app)], logger: logger))
+        let admin = Task { try await adminGroup.run() }
         var iterator = portStream.makeAsyncIterator()
         guard let bound = await iterator.next() else { throw CancellationError() }
-        return RunningSimulator(state: state, identity: identity, listener: listener, adminPort: bound, admin: admin)
+        return RunningSimulator(
+            state: state, identity: identity, listener: listener, adminPort: bound, adminGroup: adminGroup,
+            admin: admin)
     }
 
     public var trustRoots: NIOSSLTrustRoots { self.identity.trustRoots }
 
     public func stop() async {
-        self.admin.cancel()
+        await self.adminGroup.triggerGracefulShutdown()
         _ = try? await self.admin.value
         try? await self.listener.close()
     }
