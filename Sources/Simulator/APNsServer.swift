@@ -32,8 +32,13 @@ final class SimConnectionHandler: ChannelDuplexHandler {
     private var goingAway = false
     /// The highest stream id this connection has begun to process: GOAWAY names it as the last processed.
     private var lastStreamID = HTTP2StreamID(0)
+    /// A body valid for one push type may not be for another (live activities need more fields).
+    private struct ValidatedBody: Hashable {
+        var body: ByteBuffer
+        var liveActivity: Bool
+    }
     /// Bodies already validated on this connection: a push shares one body across many requests.
-    private var validatedBodies: [ByteBuffer: Bool] = [:]
+    private var validatedBodies: [ValidatedBody: Bool] = [:]
     /// The provider token this connection presented last, once verified.
     private var verifiedToken: VerifiedProviderToken?
     private var reading = false
@@ -178,10 +183,11 @@ final class SimConnectionHandler: ChannelDuplexHandler {
         let result = self.validator.validate(
             request.head, bodySize: body.readableBytes, verifiedToken: &self.verifiedToken
         ) { liveActivity in
-            if let known = self.validatedBodies[body] { return known }
+            let key = ValidatedBody(body: body, liveActivity: liveActivity)
+            if let known = self.validatedBodies[key] { return known }
             let valid = RequestValidator.isValidPayload(Array(body.readableBytesView), liveActivity: liveActivity)
             if self.validatedBodies.count > 64 { self.validatedBodies.removeAll() }
-            self.validatedBodies[body] = valid
+            self.validatedBodies[key] = valid
             return valid
         }
         if result.authenticated { self.markAuthenticated(maxStreams: knobs.maxConcurrentStreams) }
