@@ -20,7 +20,8 @@ import Testing
     }
 
     @Test(arguments: [
-        nil, "", "Basic", "Basic ", "Bearer abc", "Basic !!!", "Basic\u{0}" + Data("\(Self.key):secret".utf8).base64EncodedString(),
+        nil, "", "Basic", "Basic ", "Bearer abc", "Basic !!!",
+        "Basic\u{0}" + Data("\(Self.key):secret".utf8).base64EncodedString(),
         Self.header("Basic", "no-colon"), Self.header("Basic", "\(Self.key):"), Self.header("Basic", "short:secret"),
         Self.header("Basics", "\(Self.key):secret"), Self.header("Basic ", "\(Self.key):secret"),
     ])

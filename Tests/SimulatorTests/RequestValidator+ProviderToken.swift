@@ -37,7 +37,8 @@ import Testing
 
         let rotated = P256.Signing.PrivateKey()
         state.addKey(TrustedKey(teamID: "TEAM", keyID: "KEY", publicKey: rotated.publicKey, bundleIDs: nil))
-        #expect(validator.checkProviderToken(header, topic: "com.example", verified: &remembered) == .invalidProviderToken)
+        #expect(
+            validator.checkProviderToken(header, topic: "com.example", verified: &remembered) == .invalidProviderToken)
         #expect(remembered == nil)
     }
 }
