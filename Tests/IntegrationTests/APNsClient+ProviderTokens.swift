@@ -49,4 +49,36 @@ import Testing
             }
         }
     }
+
+    /// A key APNs does not accept: a new token would not mend it, and APNs answers TooManyProviderTokenUpdates to
+    /// tokens refreshed too often. So a refused token is replaced only once it is a minute old, however many
+    /// requests APNs refuses.
+    @Test func aKeyAPNsRefusesGetsANewTokenAtMostOnceAMinute() async throws {
+        let clock = NIOLockedValueBox(Date())
+        let tokens = ProviderTokenCache(now: { clock.withLockedValue { $0 } })
+        try await SimulatorHarness.run { sim in
+            var stranger = sim.credentials
+            stranger.keyID = "STRANGER01"
+            let refused = Result<APNsOutcome, APNsTransportError>.success(
+                .rejected(status: 403, reason: .invalidProviderToken, timestamp: nil))
+            func askedAPNs() async throws -> Int {
+                (try await sim.stats()["rejected"] as? [String: Int])?["InvalidProviderToken"] ?? 0
+            }
+            try await sim.withClient(sim.clientConfiguration(connections: 2), tokens: tokens) { client in
+                let first = await client.send(
+                    (0..<100).map { sim.request(token: deviceToken($0)) }, credentials: stranger)
+                #expect(first.allSatisfy { $0 == refused })
+                #expect(tokens.mintCount == 1)
+                #expect(try await askedAPNs() == 100)  // each asked once: no retry with the same young key
+
+                clock.withLockedValue { $0 = $0.addingTimeInterval(61) }
+                let later = await client.send(
+                    (0..<20).map { sim.request(token: deviceToken($0)) }, credentials: stranger)
+                #expect(later.allSatisfy { $0 == refused })
+                #expect(tokens.mintCount == 2)  // one new token, however many requests and connections
+                let askedLater = try await askedAPNs() - 100
+                #expect((20...22).contains(askedLater), "APNs asked \(askedLater) times for 20 notifications")
+            }
+        }
+    }
 }

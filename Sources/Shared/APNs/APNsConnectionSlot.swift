@@ -178,11 +178,12 @@ final class SlotCore {
             if current { self.gate.finished(authenticated: status != 403) }
             let outcome = APNsWireFormat.outcome(status: status, apnsID: apnsID, body: body)
             if case .rejected(_, let reason, _) = outcome, reason.action == .refreshCredentials,
-                !request.retriedWithNewToken, let used = request.providerToken
-            {
-                // The provider token was refused: drop it (once, however many requests used it) and retry once.
+                !request.retriedWithNewToken, let used = request.providerToken,
                 self.tokens.invalidate(
                     token: used, teamID: request.credentials.teamID, keyID: request.credentials.keyID)
+            {
+                // The provider token was refused and the cache has, or will now mint, another (once, however many
+                // requests used it; not for a token under a minute old): retry once with it.
                 request.retriedWithNewToken = true
                 request.streamID = nil
                 self.gate.requeueFirst(id)

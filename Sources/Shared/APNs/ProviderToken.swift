@@ -29,7 +29,8 @@ public enum ProviderTokenMinter {
 }
 
 /// One provider token per (team, key), shared by every connection and request, refreshed after
-/// `refreshAfter` (Apple: between 20 and 60 minutes), and re-minted at most once per rejected token.
+/// `refreshAfter` (Apple: between 20 and 60 minutes), and re-minted at most once per rejected token, and only
+/// for a token at least a minute old.
 public final class ProviderTokenCache: Sendable {
     public struct Key: Hashable, Sendable {
         public var teamID: String
@@ -70,12 +71,23 @@ public final class ProviderTokenCache: Sendable {
         }
     }
 
-    /// APNs refused `token` (expired or invalid): drop it so that the next request mints a new one.
-    /// Many requests failing with the same token cause one re-mint, not one each.
-    public func invalidate(token: String, teamID: String, keyID: String) {
+    /// A token APNs refused is dropped only once it is this old: a key APNs does not accept (or a clock it
+    /// disagrees with) gets a new token at most once a minute, not one per request. A new token does not mend
+    /// either, and APNs answers `TooManyProviderTokenUpdates` to tokens refreshed too often.
+    public static let refusedTokenMinimumAge: TimeInterval = 60
+
+    /// APNs refused `token` (expired or invalid). Returns whether a retry will carry another token: the cache
+    /// already holds a newer one, or it drops this one now so that the next request mints. Many requests refused
+    /// with one token cause one re-mint, not one each.
+    @discardableResult
+    public func invalidate(token: String, teamID: String, keyID: String) -> Bool {
         let key = Key(teamID: teamID, keyID: keyID)
-        self.entries.withLock { entries in
-            if entries[key]?.token == token { entries[key] = nil }
+        let now = self.now()
+        return self.entries.withLock { entries in
+            guard let entry = entries[key], entry.token == token else { return true }
+            guard now.timeIntervalSince(entry.issuedAt) >= Self.refusedTokenMinimumAge else { return false }
+            entries[key] = nil
+            return true
         }
     }
 }

@@ -50,7 +50,8 @@ public struct DeliveryTriage: Sendable, Equatable {
                         triage.retry.append(index)
                     }
                 case .configuration, .refreshCredentials:
-                    // The client already re-minted once for refreshCredentials: a second refusal is the key's fault.
+                    // For refreshCredentials the client already retried with another token where one could be had
+                    // (at most one new token a minute): a refusal that remains is the key's (or the clock's) fault.
                     triage.configurationError = triage.configurationError ?? reason.name
                     triage.failures.append(
                         .init(index: index, status: status, reason: reason.name, invalidatesToken: false))
