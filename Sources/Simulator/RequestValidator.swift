@@ -85,14 +85,9 @@ struct RequestValidator: Sendable {
     }
 
     /// nil when the bearer token is a valid ES256 JWT of a trusted key, younger than an hour, allowed on `topic`.
-    func checkProviderToken(_ header: String?, topic: String?) -> APNsReason? {
-        var verified: VerifiedProviderToken?
-        return self.checkProviderToken(header, topic: topic, verified: &verified)
-    }
-
-    /// The same, remembering in `verified` the token it last found valid: a client presents one token for thousands
-    /// of requests, and comparing the header with the last one is cheaper than the shared table (a lock and a hash of
-    /// the whole token) and the key lookup behind it. A key added since invalidates the memory.
+    /// `verified` remembers the token it last found valid: a client presents one token for thousands of requests, and
+    /// comparing the header with the last one is cheaper than the shared table (a lock and a hash of the whole token)
+    /// and the key lookup behind it. A key added since invalidates the memory.
     func checkProviderToken(_ header: String?, topic: String?, verified: inout VerifiedProviderToken?) -> APNsReason? {
         guard let header, header.utf8.count > 7,
             header.utf8.prefix(7).elementsEqual("bearer ".utf8, by: { $0 == $1 || ($1 >= 0x61 && $0 == $1 - 0x20) })

@@ -10,12 +10,17 @@ import Testing
 
     @Test(arguments: [nil, "", "bearer", "bearer ", "Basic abc", "bearerx abc", "beare abc"])
     func aMissingOrNonBearerAuthorizationIsMissingProviderToken(_ header: String?) {
-        #expect(self.validator.checkProviderToken(header, topic: "com.example") == .missingProviderToken)
+        var memory: VerifiedProviderToken?
+        #expect(
+            self.validator.checkProviderToken(header, topic: "com.example", verified: &memory) == .missingProviderToken)
     }
 
     @Test(arguments: ["bearer abc", "Bearer abc", "BEARER abc", "bEaReR a.b.c"])
     func theSchemeIsCaseInsensitiveAndAnUnverifiableTokenIsInvalid(_ header: String) {
-        #expect(self.validator.checkProviderToken(header, topic: "com.example") == .invalidProviderToken)
+        var memory: VerifiedProviderToken?
+        #expect(
+            self.validator.checkProviderToken(header, topic: "com.example", verified: &memory) == .invalidProviderToken)
+        #expect(memory == nil)
     }
 
     /// A connection remembers the token it verified last; a key added since (here, the same key id narrowed to
