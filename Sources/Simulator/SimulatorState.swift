@@ -15,6 +15,9 @@ struct SimulatorKnobs: Codable, Sendable {
     var stall: Bool = false
     /// Keep every accepted notification for `GET /notifications`.
     var record: Bool = true
+    /// Keep HTTP/2's initial 64 KiB connection window (new connections) instead of raising it to 1 GiB: clients
+    /// must then hold request bodies back until the credit returns, as with a server that grants little.
+    var smallWindow: Bool = false
 
     enum CodingKeys: String, CodingKey {
         case maxConcurrentStreams = "max_concurrent_streams"
@@ -22,6 +25,7 @@ struct SimulatorKnobs: Codable, Sendable {
         case failureRates = "failure_rates"
         case unregisteredTokens = "unregistered_tokens"
         case goawayAfterStreams = "goaway_after_streams"
+        case smallWindow = "small_window"
         case stall, record
     }
 
@@ -39,6 +43,10 @@ struct SimulatorKnobs: Codable, Sendable {
         if let v = json["stall"] {
             guard let b = v as? Bool else { throw KnobError("stall must be a boolean") }
             self.stall = b
+        }
+        if let v = json["small_window"] {
+            guard let b = v as? Bool else { throw KnobError("small_window must be a boolean") }
+            self.smallWindow = b
         }
         if let v = json["record"] {
             guard let b = v as? Bool else { throw KnobError("record must be a boolean") }

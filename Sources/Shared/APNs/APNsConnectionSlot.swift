@@ -1,8 +1,6 @@
 import Foundation
 import Logging
 import NIOCore
-import NIOHPACK
-import NIOHTTP2
 import NIOPosix
 import NIOSSL
 
@@ -54,7 +52,7 @@ final class SlotCore {
         let deadline: NIODeadline
         let promise: EventLoopPromise<APNsOutcome>
         var generation = 0
-        var streamID: HTTP2StreamID?
+        var streamID: Int?
         /// The provider token this request went out with, and whether it was already retried with a new one.
         var providerToken: String?
         var retriedWithNewToken = false
@@ -91,12 +89,14 @@ final class SlotCore {
     var connecting = false
     var generation = 0
     /// GOAWAY's last processed stream per connection generation.
-    var goAwayLastStreamID: [Int: HTTP2StreamID] = [:]
+    var goAwayLastStreamID: [Int: Int] = [:]
     var reconnectAttempts = 0
     var reconnectScheduled = false
     var sweep: RepeatedTask?
     var isShutdown = false
     var lastReadAt = NIODeadline.now()
+    /// The `authorization` value for the current provider token, built once per token, not once per request.
+    var authorization: (token: String, header: String) = ("", "")
     var pingSentAt: NIODeadline?
 
     init(
@@ -161,10 +161,13 @@ final class SlotCore {
             return
         }
         request.providerToken = token
-        let headers = APNsWireFormat.requestHeaders(
-            for: request.request, authorization: "bearer " + token, authority: self.endpoint.host)
-        guard let streamID = connection.handler.send(requestID: id, headers: headers, body: request.request.body) else {
-            self.streamEnded(id: id, result: .closed(streamID: HTTP2StreamID(Int32.max)))
+        if token != self.authorization.token { self.authorization = (token, "bearer " + token) }
+        guard
+            let streamID = connection.handler.send(
+                requestID: id, request: request.request, authorization: self.authorization.header,
+                authority: self.endpoint.host)
+        else {
+            self.streamEnded(id: id, result: .closed(streamID: Int(Int32.max)))
             return
         }
         request.streamID = streamID
@@ -237,11 +240,6 @@ final class SlotCore {
         let tls = self.tls
         let host = self.endpoint.host
         let isIP = host.first?.isNumber == true || host.contains(":")
-        let settings: HTTP2Settings = [
-            HTTP2Setting(parameter: .maxConcurrentStreams, value: 100),
-            HTTP2Setting(parameter: .initialWindowSize, value: 1 << 20),
-            HTTP2Setting(parameter: .enablePush, value: 0),
-        ]
         ClientBootstrap(group: self.eventLoop)
             .connectTimeout(TimeAmount(self.configuration.connectTimeout))
             .channelOption(.socketOption(.tcp_nodelay), value: 1)
@@ -249,16 +247,6 @@ final class SlotCore {
                 channel.eventLoop.makeCompletedFuture {
                     let sync = channel.pipeline.syncOperations
                     try sync.addHandler(NIOSSLClientHandler(context: tls, serverHostname: isIP ? nil : host))
-                    var connectionConfiguration = NIOHTTP2Handler.ConnectionConfiguration()
-                    connectionConfiguration.initialSettings = settings
-                    // Our requests' header blocks are built here (lower-case names, no connection headers) and of an
-                    // answer only `:status`, `apns-id` and the body are read: NIO's per-header checks are pure cost.
-                    connectionConfiguration.headerBlockValidation = .disabled
-                    connectionConfiguration.contentLengthValidation = .disabled
-                    try sync.addHandler(
-                        NIOHTTP2Handler(
-                            mode: .client, connectionConfiguration: connectionConfiguration,
-                            streamConfiguration: .init()))
                     let handler = APNsConnectionHandler { event in
                         bound.value.connectionEvent(event, generation: generation)
                     }

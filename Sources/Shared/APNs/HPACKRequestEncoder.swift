@@ -1,0 +1,159 @@
+import NIOCore
+
+/// Encodes the header block of an APNs request (RFC 7541) straight into a buffer.
+///
+/// APNs requests have one shape, so this is not a general HPACK encoder. Values that every request of a push or a
+/// connection shares (`:authority`, `authorization`, `apns-topic`, `apns-push-type`, `apns-priority`,
+/// `apns-collapse-id`, `content-length`) go into the dynamic table once and are then sent as a one- or two-byte
+/// index. Values that change per request (`:path`, `apns-id`, `apns-expiration`) are literals that never enter
+/// the table. Strings are sent raw, not Huffman-coded: it costs a few bytes and saves the per-byte coding.
+///
+/// The encoder keeps an exact model of the peer decoder's dynamic table (RFC 7541 §4: newest entry at index 62,
+/// entry size = name + value + 32, oldest evicted first), so an index it sends always names what it means.
+/// Pure: no I/O; unit-tested against NIOHPACK's decoder.
+struct HPACKRequestEncoder {
+    /// The largest table we use, whatever the peer allows: a few constant headers fit many times over.
+    static let preferredTableSize = 4096
+
+    private struct Entry {
+        var name: String
+        var value: String
+        var size: Int
+    }
+
+    /// Oldest first; the newest (HPACK index 62) is last.
+    private var entries: [Entry] = []
+    private var tableSize = 0
+    private(set) var tableCapacity: Int
+    /// Set when the peer's SETTINGS_HEADER_TABLE_SIZE changed our capacity: the next block starts with a size
+    /// update (the smallest capacity since the last block first, if it went down and up again).
+    private var pendingUpdate: (smallest: Int, final: Int)?
+
+    init(peerTableSize: Int = 4096) {
+        self.tableCapacity = min(peerTableSize, Self.preferredTableSize)
+        if self.tableCapacity != 4096 { self.pendingUpdate = (self.tableCapacity, self.tableCapacity) }
+    }
+
+    /// The peer's SETTINGS_HEADER_TABLE_SIZE: the most its decoder will hold.
+    mutating func peerTableSizeChanged(to size: Int) {
+        let capacity = min(max(size, 0), Self.preferredTableSize)
+        guard capacity != self.tableCapacity || self.pendingUpdate != nil else { return }
+        self.tableCapacity = capacity
+        self.evict(toFit: 0)
+        let smallest = min(self.pendingUpdate?.smallest ?? capacity, capacity)
+        self.pendingUpdate = (smallest, capacity)
+    }
+
+    /// Entries in the modelled dynamic table (tests).
+    var tableCount: Int { self.entries.count }
+
+    /// Writes the whole header block of `request`.
+    mutating func encode(
+        _ request: APNsRequest, authorization: String, authority: String, into buffer: inout ByteBuffer
+    ) {
+        if let update = self.pendingUpdate {
+            self.pendingUpdate = nil
+            if update.smallest < update.final { Self.writeInteger(update.smallest, prefix: 5, flags: 0x20, &buffer) }
+            Self.writeInteger(update.final, prefix: 5, flags: 0x20, &buffer)
+        }
+        buffer.writeInteger(UInt8(0x83))  // :method POST (static 3)
+        buffer.writeInteger(UInt8(0x87))  // :scheme https (static 7)
+        // :path, literal without indexing, name static 4.
+        buffer.writeInteger(UInt8(0x04))
+        let token = request.deviceToken.utf8
+        Self.writeInteger(10 + token.count, prefix: 7, flags: 0, &buffer)
+        buffer.writeStaticString("/3/device/")
+        buffer.writeBytes(token)
+        self.shared(name: ":authority", staticIndex: 1, value: authority, &buffer)
+        self.shared(name: "authorization", staticIndex: 23, value: authorization, &buffer)
+        self.shared(name: "apns-push-type", staticIndex: nil, value: request.pushType, &buffer)
+        self.shared(name: "apns-topic", staticIndex: nil, value: request.topic, &buffer)
+        self.shared(
+            name: "apns-priority", staticIndex: nil, value: request.priority == .immediate ? "10" : "5", &buffer)
+        if let expiration = request.expiration {
+            Self.unindexed(name: "apns-expiration", value: String(expiration), &buffer)
+        }
+        if let id = request.apnsID { Self.unindexed(name: "apns-id", value: id, &buffer) }
+        if let collapse = request.collapseID {
+            self.shared(name: "apns-collapse-id", staticIndex: nil, value: collapse, &buffer)
+        }
+        self.shared(name: "content-length", staticIndex: 28, value: String(request.body.readableBytes), &buffer)
+    }
+
+    // MARK: representations
+
+    /// A header whose value repeats across requests: an index when the table has it, else a literal that enters
+    /// the table (or, larger than the table, a literal that does not).
+    private mutating func shared(name: String, staticIndex: Int?, value: String, _ buffer: inout ByteBuffer) {
+        let count = self.entries.count
+        var position = count - 1
+        while position >= 0 {
+            let entry = self.entries[position]
+            if entry.value == value && entry.name == name {
+                Self.writeInteger(62 + (count - 1 - position), prefix: 7, flags: 0x80, &buffer)
+                return
+            }
+            position -= 1
+        }
+        let size = name.utf8.count + value.utf8.count + 32
+        guard size <= self.tableCapacity else {
+            Self.literal(name: name, staticIndex: staticIndex, value: value, prefix: 4, flags: 0x00, &buffer)
+            return
+        }
+        Self.literal(name: name, staticIndex: staticIndex, value: value, prefix: 6, flags: 0x40, &buffer)
+        self.evict(toFit: size)
+        self.entries.append(Entry(name: name, value: value, size: size))
+        self.tableSize += size
+    }
+
+    private static func unindexed(name: StaticString, value: String, _ buffer: inout ByteBuffer) {
+        buffer.writeInteger(UInt8(0x00))
+        Self.writeInteger(name.utf8CodeUnitCount, prefix: 7, flags: 0, &buffer)
+        buffer.writeStaticString(name)
+        Self.writeString(value, &buffer)
+    }
+
+    private static func literal(
+        name: String, staticIndex: Int?, value: String, prefix: Int, flags: UInt8, _ buffer: inout ByteBuffer
+    ) {
+        if let staticIndex {
+            Self.writeInteger(staticIndex, prefix: prefix, flags: flags, &buffer)
+        } else {
+            buffer.writeInteger(flags)
+            Self.writeString(name, &buffer)
+        }
+        Self.writeString(value, &buffer)
+    }
+
+    private mutating func evict(toFit size: Int) {
+        var dropped = 0
+        while self.tableSize + size > self.tableCapacity, dropped < self.entries.count {
+            self.tableSize -= self.entries[dropped].size
+            dropped += 1
+        }
+        if dropped > 0 { self.entries.removeFirst(dropped) }
+    }
+
+    /// A string literal, not Huffman-coded (H = 0).
+    static func writeString(_ string: String, _ buffer: inout ByteBuffer) {
+        let utf8 = string.utf8
+        Self.writeInteger(utf8.count, prefix: 7, flags: 0, &buffer)
+        buffer.writeBytes(utf8)
+    }
+
+    /// An HPACK integer with an N-bit prefix (RFC 7541 §5.1); `flags` fills the bits above the prefix.
+    static func writeInteger(_ value: Int, prefix: Int, flags: UInt8, _ buffer: inout ByteBuffer) {
+        let limit = (1 << prefix) - 1
+        guard value >= limit else {
+            buffer.writeInteger(flags | UInt8(value))
+            return
+        }
+        buffer.writeInteger(flags | UInt8(limit))
+        var rest = value - limit
+        while rest >= 128 {
+            buffer.writeInteger(UInt8(rest & 0x7F | 0x80))
+            rest >>= 7
+        }
+        buffer.writeInteger(UInt8(rest))
+    }
+}
