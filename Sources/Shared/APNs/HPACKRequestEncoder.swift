@@ -28,6 +28,8 @@ struct HPACKRequestEncoder {
     /// Set when the peer's SETTINGS_HEADER_TABLE_SIZE changed our capacity: the next block starts with a size
     /// update (the smallest capacity since the last block first, if it went down and up again).
     private var pendingUpdate: (smallest: Int, final: Int)?
+    /// The last body length and its decimal text: a push's requests share one body, so one string serves them all.
+    private var contentLength: (bytes: Int, text: String) = (-1, "")
 
     init(peerTableSize: Int = 4096) {
         self.tableCapacity = min(peerTableSize, Self.preferredTableSize)
@@ -77,7 +79,9 @@ struct HPACKRequestEncoder {
         if let collapse = request.collapseID {
             self.shared(name: "apns-collapse-id", staticIndex: nil, value: collapse, &buffer)
         }
-        self.shared(name: "content-length", staticIndex: 28, value: String(request.body.readableBytes), &buffer)
+        let length = request.body.readableBytes
+        if length != self.contentLength.bytes { self.contentLength = (length, String(length)) }
+        self.shared(name: "content-length", staticIndex: 28, value: self.contentLength.text, &buffer)
     }
 
     // MARK: representations
