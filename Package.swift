@@ -75,7 +75,7 @@ let package = Package(
             dependencies: [
                 "Shared",
                 .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "NIOHTTP2", package: "swift-nio-http2"),
+                .product(name: "NIOHPACK", package: "swift-nio-http2"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "SwiftASN1", package: "swift-asn1"),

@@ -55,15 +55,17 @@ struct HPACKRequestEncoder {
     ) {
         if let update = self.pendingUpdate {
             self.pendingUpdate = nil
-            if update.smallest < update.final { Self.writeInteger(update.smallest, prefix: 5, flags: 0x20, &buffer) }
-            Self.writeInteger(update.final, prefix: 5, flags: 0x20, &buffer)
+            if update.smallest < update.final {
+                HPACKPrimitives.writeInteger(update.smallest, prefix: 5, flags: 0x20, &buffer)
+            }
+            HPACKPrimitives.writeInteger(update.final, prefix: 5, flags: 0x20, &buffer)
         }
         buffer.writeInteger(UInt8(0x83))  // :method POST (static 3)
         buffer.writeInteger(UInt8(0x87))  // :scheme https (static 7)
         // :path, literal without indexing, name static 4.
         buffer.writeInteger(UInt8(0x04))
         let token = request.deviceToken.utf8
-        Self.writeInteger(10 + token.count, prefix: 7, flags: 0, &buffer)
+        HPACKPrimitives.writeInteger(10 + token.count, prefix: 7, flags: 0, &buffer)
         buffer.writeStaticString("/3/device/")
         buffer.writeBytes(token)
         self.shared(name: ":authority", staticIndex: 1, value: authority, &buffer)
@@ -94,7 +96,7 @@ struct HPACKRequestEncoder {
         while position >= 0 {
             let entry = self.entries[position]
             if entry.value == value && entry.name == name {
-                Self.writeInteger(62 + (count - 1 - position), prefix: 7, flags: 0x80, &buffer)
+                HPACKPrimitives.writeInteger(62 + (count - 1 - position), prefix: 7, flags: 0x80, &buffer)
                 return
             }
             position -= 1
@@ -112,21 +114,21 @@ struct HPACKRequestEncoder {
 
     private static func unindexed(name: StaticString, value: String, _ buffer: inout ByteBuffer) {
         buffer.writeInteger(UInt8(0x00))
-        Self.writeInteger(name.utf8CodeUnitCount, prefix: 7, flags: 0, &buffer)
+        HPACKPrimitives.writeInteger(name.utf8CodeUnitCount, prefix: 7, flags: 0, &buffer)
         buffer.writeStaticString(name)
-        Self.writeString(value, &buffer)
+        HPACKPrimitives.writeString(value, &buffer)
     }
 
     private static func literal(
         name: String, staticIndex: Int?, value: String, prefix: Int, flags: UInt8, _ buffer: inout ByteBuffer
     ) {
         if let staticIndex {
-            Self.writeInteger(staticIndex, prefix: prefix, flags: flags, &buffer)
+            HPACKPrimitives.writeInteger(staticIndex, prefix: prefix, flags: flags, &buffer)
         } else {
             buffer.writeInteger(flags)
-            Self.writeString(name, &buffer)
+            HPACKPrimitives.writeString(name, &buffer)
         }
-        Self.writeString(value, &buffer)
+        HPACKPrimitives.writeString(value, &buffer)
     }
 
     private mutating func evict(toFit size: Int) {
@@ -137,16 +139,20 @@ struct HPACKRequestEncoder {
         }
         if dropped > 0 { self.entries.removeFirst(dropped) }
     }
+}
 
+/// HPACK's integer and string-literal representations (RFC 7541 §5), as the client's request encoder and the
+/// simulator's answers write them.
+package enum HPACKPrimitives {
     /// A string literal, not Huffman-coded (H = 0).
-    static func writeString(_ string: String, _ buffer: inout ByteBuffer) {
+    package static func writeString(_ string: String, _ buffer: inout ByteBuffer) {
         let utf8 = string.utf8
         Self.writeInteger(utf8.count, prefix: 7, flags: 0, &buffer)
         buffer.writeBytes(utf8)
     }
 
     /// An HPACK integer with an N-bit prefix (RFC 7541 §5.1); `flags` fills the bits above the prefix.
-    static func writeInteger(_ value: Int, prefix: Int, flags: UInt8, _ buffer: inout ByteBuffer) {
+    package static func writeInteger(_ value: Int, prefix: Int, flags: UInt8, _ buffer: inout ByteBuffer) {
         let limit = (1 << prefix) - 1
         guard value >= limit else {
             buffer.writeInteger(flags | UInt8(value))

@@ -1,17 +1,17 @@
 import NIOCore
 
 /// The parts of HTTP/2's framing (RFC 9113 §4, §6) the APNs client speaks: frame headers in and out, and the
-/// codes it sends or reads. Pure: no I/O.
-enum HTTP2Wire {
-    static let preface: StaticString = "PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n"
-    static let frameHeaderSize = 9
+/// codes it sends or reads. Pure: no I/O. `package`: the simulator's server framing uses it too.
+package enum HTTP2Wire {
+    package static let preface: StaticString = "PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n"
+    package static let frameHeaderSize = 9
     /// SETTINGS_MAX_FRAME_SIZE's initial value, the most we accept (we never raise it) and the least a peer allows.
-    static let defaultMaxFrameSize = 16_384
-    static let defaultWindowSize = 65_535
-    static let maxWindowSize = Int(Int32.max)
-    static let maxStreamID = Int(Int32.max)
+    package static let defaultMaxFrameSize = 16_384
+    package static let defaultWindowSize = 65_535
+    package static let maxWindowSize = Int(Int32.max)
+    package static let maxStreamID = Int(Int32.max)
 
-    enum FrameType: UInt8 {
+    package enum FrameType: UInt8 {
         case data = 0x0
         case headers = 0x1
         case priority = 0x2
@@ -24,15 +24,15 @@ enum HTTP2Wire {
         case continuation = 0x9
     }
 
-    enum Flag {
-        static let endStream: UInt8 = 0x1
-        static let ack: UInt8 = 0x1
-        static let endHeaders: UInt8 = 0x4
-        static let padded: UInt8 = 0x8
-        static let priority: UInt8 = 0x20
+    package enum Flag {
+        package static let endStream: UInt8 = 0x1
+        package static let ack: UInt8 = 0x1
+        package static let endHeaders: UInt8 = 0x4
+        package static let padded: UInt8 = 0x8
+        package static let priority: UInt8 = 0x20
     }
 
-    enum Setting: UInt16 {
+    package enum Setting: UInt16 {
         case headerTableSize = 0x1
         case enablePush = 0x2
         case maxConcurrentStreams = 0x3
@@ -42,29 +42,38 @@ enum HTTP2Wire {
     }
 
     /// Error codes (RFC 9113 §7).
-    enum ErrorCode: UInt32 {
+    package enum ErrorCode: UInt32 {
         case noError = 0x0
         case protocolError = 0x1
+        case internalError = 0x2
         case flowControlError = 0x3
+        case streamClosed = 0x5
         case frameSizeError = 0x6
         case refusedStream = 0x7
         case cancel = 0x8
         case compressionError = 0x9
     }
 
-    struct FrameHeader: Equatable {
-        var length: Int
+    package struct FrameHeader: Equatable {
+        package var length: Int
         /// The raw type: frames of unknown types are read and ignored, as §4.1 requires.
-        var type: UInt8
-        var flags: UInt8
-        var streamID: Int
+        package var type: UInt8
+        package var flags: UInt8
+        package var streamID: Int
 
-        func has(_ flag: UInt8) -> Bool { self.flags & flag != 0 }
+        package init(length: Int, type: UInt8, flags: UInt8, streamID: Int) {
+            self.length = length
+            self.type = type
+            self.flags = flags
+            self.streamID = streamID
+        }
+
+        package func has(_ flag: UInt8) -> Bool { self.flags & flag != 0 }
     }
 
     /// The next frame's header and payload, or nil while the buffer does not hold the whole frame yet (nothing
     /// is consumed then). A length over `maxFrameSize` throws: that is a connection error.
-    static func readFrame(from buffer: inout ByteBuffer, maxFrameSize: Int) throws(HTTP2ConnectionError) -> (
+    package static func readFrame(from buffer: inout ByteBuffer, maxFrameSize: Int) throws(HTTP2ConnectionError) -> (
         FrameHeader, ByteBuffer
     )? {
         let start = buffer.readerIndex
@@ -85,7 +94,7 @@ enum HTTP2Wire {
         return (FrameHeader(length: length, type: type, flags: flags, streamID: Int(stream & 0x7FFF_FFFF)), payload)
     }
 
-    static func writeFrameHeader(
+    package static func writeFrameHeader(
         length: Int, type: FrameType, flags: UInt8 = 0, streamID: Int, into buffer: inout ByteBuffer
     ) {
         buffer.writeInteger(UInt8(truncatingIfNeeded: length >> 16))
@@ -96,7 +105,7 @@ enum HTTP2Wire {
     }
 
     /// The payload without its padding (§6.1, §6.2), and the priority fields of HEADERS skipped (§6.2).
-    static func unpadded(
+    package static func unpadded(
         _ payload: ByteBuffer, header: FrameHeader, hasPriority: Bool = false
     ) throws(HTTP2ConnectionError) -> ByteBuffer {
         var payload = payload
@@ -121,14 +130,14 @@ enum HTTP2Wire {
 }
 
 /// The peer broke HTTP/2: the connection ends with GOAWAY carrying `code`.
-struct HTTP2ConnectionError: Error, CustomStringConvertible {
-    var code: HTTP2Wire.ErrorCode
-    var reason: String
+package struct HTTP2ConnectionError: Error, CustomStringConvertible {
+    package var code: HTTP2Wire.ErrorCode
+    package var reason: String
 
-    init(code: HTTP2Wire.ErrorCode, _ reason: String) {
+    package init(code: HTTP2Wire.ErrorCode, _ reason: String) {
         self.code = code
         self.reason = reason
     }
 
-    var description: String { "HTTP/2 \(self.code): \(self.reason)" }
+    package var description: String { "HTTP/2 \(self.code): \(self.reason)" }
 }

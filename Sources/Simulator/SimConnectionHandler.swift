@@ -1,0 +1,362 @@
+import Foundation
+import NIOCore
+import NIOHPACK
+import Shared
+
+/// One client connection of the simulator, speaking HTTP/2 (RFC 9113) as a server at the byte level: request
+/// header blocks are decoded with NIOHPACK, answers are written into one buffer that goes out once per read burst.
+/// It enforces what APNs' HTTP/2 does for a client: the connection preface, the advertised stream limit (one
+/// stream until a request carries a valid provider token; past the limit a stream is refused), flow control both
+/// ways, CONTINUATION, and GOAWAY. Counts streams in flight and sends GOAWAY when the knobs say so. Lives on its
+/// event loop (NIO handlers are not `Sendable`; every method runs on the channel's loop).
+///
+/// State is internal, not private, only so that `SimConnectionHandler+Answering.swift` can reach it.
+final class SimConnectionHandler: ChannelDuplexHandler {
+    typealias InboundIn = ByteBuffer
+    typealias OutboundIn = ByteBuffer
+    typealias OutboundOut = ByteBuffer
+
+    /// A request still being received.
+    struct Partial {
+        var head: RequestHeaderBlock
+        var body = ByteBuffer()
+    }
+
+    /// A body valid for one push type may not be for another (live activities need more fields).
+    struct ValidatedBody: Hashable {
+        var body: ByteBuffer
+        var liveActivity: Bool
+    }
+
+    static let streamReceiveWindow = 1 << 20
+    static let maxHeaderListSize = 16 * 1024
+
+    let state: SimulatorState
+    let validator: RequestValidator
+    var context: ChannelHandlerContext?
+    var partial: [Int: Partial] = [:]
+    /// Streams opened by the client and not yet closed (answered, reset or dropped with the connection).
+    var open: Set<Int> = []
+    var streamsSeen = 0
+    var authenticated = false
+    var maxStreams = 1
+    /// Set once GOAWAY is sent: streams above it are ignored.
+    var goAwayLastStreamID: Int?
+    /// The highest stream id this connection has begun to process: GOAWAY names it as the last processed.
+    var lastStreamID = 0
+    /// Bodies already validated on this connection: a push shares one body across many requests.
+    var validatedBodies: [ValidatedBody: Bool] = [:]
+    /// The provider token this connection presented last, once verified.
+    var verifiedToken: VerifiedProviderToken?
+    var messageIDs = MessageIDGenerator()
+    /// The knobs, read once per read burst (a change applies from the next burst on).
+    var burstKnobs: SimulatorKnobs?
+    var knobs: SimulatorKnobs {
+        if let knobs = self.burstKnobs { return knobs }
+        let knobs = self.state.currentKnobs
+        self.burstKnobs = knobs
+        return knobs
+    }
+
+    // Framing.
+    var prefaceSeen = false
+    var inbound: ByteBuffer?
+    var out = ByteBuffer()
+    var reading = false
+    var needsFlush = false
+    var decoder = HPACKDecoder(
+        allocator: ByteBufferAllocator(), maxDynamicTableSize: HPACKDecoder.maxDynamicTableSize,
+        maxHeaderListSize: SimConnectionHandler.maxHeaderListSize)
+    /// A header block split over HEADERS + CONTINUATION frames, until END_HEADERS.
+    var headerBlock: (streamID: Int, block: ByteBuffer, endStream: Bool)?
+    /// The client lowered SETTINGS_HEADER_TABLE_SIZE: our next block says our table is empty (we never index).
+    var tableSizeUpdatePending = false
+    var peerInitialWindow = HTTP2Wire.defaultWindowSize
+    var connectionSendWindow = HTTP2Wire.defaultWindowSize
+    /// Window granted to single streams by WINDOW_UPDATE, beyond the initial one.
+    var streamWindowBonus: [Int: Int] = [:]
+    /// Error answers' bodies waiting for window, oldest first.
+    var blocked: [(streamID: Int, body: ByteBuffer)] = []
+    /// Request bytes received since the last connection-level WINDOW_UPDATE.
+    var unacknowledgedBytes = 0
+
+    init(state: SimulatorState, validator: RequestValidator) {
+        self.state = state
+        self.validator = validator
+    }
+
+    func handlerAdded(context: ChannelHandlerContext) {
+        self.context = context
+        self.out = context.channel.allocator.buffer(capacity: 4096)
+    }
+
+    func handlerRemoved(context: ChannelHandlerContext) {
+        self.context = nil
+    }
+
+    func channelActive(context: ChannelHandlerContext) {
+        self.state.connectionOpened()
+        context.fireChannelActive()
+        let settings: [(HTTP2Wire.Setting, Int)] = [
+            (.maxConcurrentStreams, 1), (.initialWindowSize, Self.streamReceiveWindow),
+            (.maxHeaderListSize, Self.maxHeaderListSize),
+        ]
+        HTTP2Wire.writeFrameHeader(length: 6 * settings.count, type: .settings, streamID: 0, into: &self.out)
+        for (setting, value) in settings {
+            self.out.writeInteger(setting.rawValue)
+            self.out.writeInteger(UInt32(value))
+        }
+        // A connection-level receive window far larger than any burst, so that bodies of streams ignored after a
+        // GOAWAY never hold up the streams still to answer. (The `small_window` knob keeps the initial 64 KiB, to
+        // test clients' flow control.)
+        if !self.state.currentKnobs.smallWindow {
+            HTTP2Wire.writeFrameHeader(length: 4, type: .windowUpdate, streamID: 0, into: &self.out)
+            self.out.writeInteger(UInt32(1 << 30))
+        }
+        self.needsFlush = true
+        self.flush()
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        self.open.removeAll()
+        self.partial.removeAll()
+        self.state.connectionClosed()
+        context.fireChannelInactive()
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        context.close(promise: nil)
+    }
+
+    // MARK: reading
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        var bytes = self.unwrapInboundIn(data)
+        if var pending = self.inbound {
+            pending.writeBuffer(&bytes)
+            bytes = pending
+            self.inbound = nil
+        }
+        self.reading = true
+        do {
+            if !self.prefaceSeen {
+                let length = HTTP2Wire.preface.utf8CodeUnitCount
+                guard bytes.readableBytes >= length else {
+                    self.inbound = bytes
+                    return
+                }
+                guard bytes.readBytes(length: length) == Array(String(describing: HTTP2Wire.preface).utf8) else {
+                    throw HTTP2ConnectionError(code: .protocolError, "no HTTP/2 connection preface")
+                }
+                self.prefaceSeen = true
+            }
+            while context.channel.isActive,
+                let (header, payload) = try HTTP2Wire.readFrame(
+                    from: &bytes, maxFrameSize: HTTP2Wire.defaultMaxFrameSize)
+            {
+                try self.process(header, payload)
+            }
+        } catch {
+            self.connectionError(error)
+            return
+        }
+        if bytes.readableBytes > 0 { self.inbound = bytes }
+    }
+
+    func channelReadComplete(context: ChannelHandlerContext) {
+        self.reading = false
+        self.burstKnobs = nil
+        if self.unacknowledgedBytes >= 32 * 1024 {  // half the smallest window a connection may have
+            HTTP2Wire.writeFrameHeader(length: 4, type: .windowUpdate, streamID: 0, into: &self.out)
+            self.out.writeInteger(UInt32(self.unacknowledgedBytes))
+            self.unacknowledgedBytes = 0
+            self.needsFlush = true
+        }
+        self.flush()
+        context.fireChannelReadComplete()
+    }
+
+    private func process(_ header: HTTP2Wire.FrameHeader, _ payload: ByteBuffer) throws(HTTP2ConnectionError) {
+        if let pending = self.headerBlock, header.type != HTTP2Wire.FrameType.continuation.rawValue {
+            throw HTTP2ConnectionError(code: .protocolError, "stream \(pending.streamID)'s header block interrupted")
+        }
+        guard let type = HTTP2Wire.FrameType(rawValue: header.type) else { return }  // unknown types are ignored
+        let onStream = header.streamID != 0
+        switch type {
+        case .headers:
+            guard onStream else { throw HTTP2ConnectionError(code: .protocolError, "HEADERS on stream 0") }
+            let fragment = try HTTP2Wire.unpadded(payload, header: header, hasPriority: true)
+            let endStream = header.has(HTTP2Wire.Flag.endStream)
+            if header.has(HTTP2Wire.Flag.endHeaders) {
+                try self.headerBlockEnded(streamID: header.streamID, block: fragment, endStream: endStream)
+            } else {
+                self.headerBlock = (header.streamID, fragment, endStream)
+            }
+        case .continuation:
+            guard var pending = self.headerBlock, pending.streamID == header.streamID else {
+                throw HTTP2ConnectionError(code: .protocolError, "CONTINUATION without a header block to continue")
+            }
+            var fragment = payload
+            pending.block.writeBuffer(&fragment)
+            guard pending.block.readableBytes <= Self.maxHeaderListSize * 2 else {
+                throw HTTP2ConnectionError(code: .protocolError, "a request header block over 32 KiB")
+            }
+            if header.has(HTTP2Wire.Flag.endHeaders) {
+                self.headerBlock = nil
+                try self.headerBlockEnded(
+                    streamID: pending.streamID, block: pending.block, endStream: pending.endStream)
+            } else {
+                self.headerBlock = pending
+            }
+        case .data:
+            guard onStream else { throw HTTP2ConnectionError(code: .protocolError, "DATA on stream 0") }
+            self.unacknowledgedBytes += header.length  // flow control counts padding too
+            var data = try HTTP2Wire.unpadded(payload, header: header)
+            guard var request = self.partial.removeValue(forKey: header.streamID) else { return }
+            request.body.writeBuffer(&data)
+            if header.has(HTTP2Wire.Flag.endStream) {
+                self.complete(request, streamID: header.streamID)
+            } else {
+                self.partial[header.streamID] = request
+            }
+        case .rstStream:
+            guard onStream, header.length == 4 else {
+                throw HTTP2ConnectionError(code: .frameSizeError, "RST_STREAM of \(header.length) bytes or on 0")
+            }
+            self.partial[header.streamID] = nil
+            self.streamEnded(header.streamID)
+        case .settings:
+            try self.settings(header, payload)
+        case .ping:
+            guard !onStream, header.length == 8 else {
+                throw HTTP2ConnectionError(code: .frameSizeError, "PING of \(header.length) bytes or on a stream")
+            }
+            if !header.has(HTTP2Wire.Flag.ack) {
+                var opaque = payload
+                HTTP2Wire.writeFrameHeader(
+                    length: 8, type: .ping, flags: HTTP2Wire.Flag.ack, streamID: 0, into: &self.out)
+                self.out.writeBuffer(&opaque)
+                self.needsFlush = true
+            }
+        case .windowUpdate:
+            var payload = payload
+            guard header.length == 4, let raw = payload.readInteger(as: UInt32.self) else {
+                throw HTTP2ConnectionError(code: .frameSizeError, "WINDOW_UPDATE of \(header.length) bytes")
+            }
+            let increment = Int(raw & 0x7FFF_FFFF)
+            if onStream {
+                self.streamWindowBonus[header.streamID, default: 0] += increment
+            } else {
+                guard increment > 0, self.connectionSendWindow + increment <= HTTP2Wire.maxWindowSize else {
+                    throw HTTP2ConnectionError(code: .flowControlError, "connection WINDOW_UPDATE of \(increment)")
+                }
+                self.connectionSendWindow += increment
+            }
+            self.writeBlocked()
+        case .pushPromise:
+            throw HTTP2ConnectionError(code: .protocolError, "PUSH_PROMISE from a client")
+        case .priority, .goAway:
+            break  // a client's GOAWAY: it closes the connection itself
+        }
+    }
+
+    /// Every block is decoded, even for a stream we refuse or ignore: the decoder's table must follow the client's.
+    private func headerBlockEnded(streamID: Int, block: ByteBuffer, endStream: Bool) throws(HTTP2ConnectionError) {
+        var block = block
+        let headers: HPACKHeaders
+        do {
+            headers = try self.decoder.decodeHeaders(from: &block)
+        } catch {
+            throw HTTP2ConnectionError(code: .compressionError, "request headers: \(error)")
+        }
+        if let request = self.partial[streamID] {  // trailers: nothing APNs reads is in them
+            if endStream {
+                self.partial[streamID] = nil
+                self.complete(request, streamID: streamID)
+            }
+            return
+        }
+        guard streamID % 2 == 1 else { throw HTTP2ConnectionError(code: .protocolError, "even stream \(streamID)") }
+        guard streamID > self.lastStreamID else {
+            self.writeRstStream(streamID: streamID, code: .streamClosed)
+            return
+        }
+        if let last = self.goAwayLastStreamID, streamID > last { return }  // after our GOAWAY: ignored
+        if self.open.count >= self.maxStreams {
+            self.lastStreamID = streamID
+            self.writeRstStream(streamID: streamID, code: .refusedStream)
+            return
+        }
+        self.opened(streamID)
+        let request = Partial(head: RequestHeaderBlock(headers))
+        if request.head.violation != nil {
+            self.writeRstStream(streamID: streamID, code: .protocolError)
+            self.streamEnded(streamID)
+            return
+        }
+        if endStream {
+            self.complete(request, streamID: streamID)
+        } else {
+            self.partial[streamID] = request
+        }
+    }
+
+    private func settings(_ header: HTTP2Wire.FrameHeader, _ payload: ByteBuffer) throws(HTTP2ConnectionError) {
+        guard header.streamID == 0 else { throw HTTP2ConnectionError(code: .protocolError, "SETTINGS on a stream") }
+        if header.has(HTTP2Wire.Flag.ack) { return }
+        guard header.length % 6 == 0 else {
+            throw HTTP2ConnectionError(code: .frameSizeError, "SETTINGS of \(header.length) bytes")
+        }
+        var payload = payload
+        while let id = payload.readInteger(as: UInt16.self), let raw = payload.readInteger(as: UInt32.self) {
+            switch HTTP2Wire.Setting(rawValue: id) {
+            case .headerTableSize:
+                if Int(raw) < HPACKDecoder.maxDynamicTableSize { self.tableSizeUpdatePending = true }
+            case .initialWindowSize:
+                guard Int(raw) <= HTTP2Wire.maxWindowSize else {
+                    throw HTTP2ConnectionError(code: .flowControlError, "SETTINGS_INITIAL_WINDOW_SIZE \(raw)")
+                }
+                self.peerInitialWindow = Int(raw)
+            case .maxFrameSize:
+                guard (HTTP2Wire.defaultMaxFrameSize...16_777_215).contains(Int(raw)) else {
+                    throw HTTP2ConnectionError(code: .protocolError, "SETTINGS_MAX_FRAME_SIZE \(raw)")
+                }
+            case .enablePush, .maxConcurrentStreams, .maxHeaderListSize, nil:
+                break  // answers are far below any frame size; we never push
+            }
+        }
+        HTTP2Wire.writeFrameHeader(length: 0, type: .settings, flags: HTTP2Wire.Flag.ack, streamID: 0, into: &self.out)
+        self.needsFlush = true
+        self.writeBlocked()
+    }
+
+    /// Ends the connection for a protocol violation: GOAWAY with the code, then close.
+    private func connectionError(_ error: any Error) {
+        guard let context = self.context else { return }
+        let code = (error as? HTTP2ConnectionError)?.code ?? .protocolError
+        HTTP2Wire.writeFrameHeader(length: 8, type: .goAway, streamID: 0, into: &self.out)
+        self.out.writeInteger(UInt32(self.lastStreamID))
+        self.out.writeInteger(code.rawValue)
+        self.needsFlush = true
+        self.reading = false
+        self.flush()
+        context.close(promise: nil)
+    }
+
+    // MARK: writing
+
+    func writeRstStream(streamID: Int, code: HTTP2Wire.ErrorCode) {
+        HTTP2Wire.writeFrameHeader(length: 4, type: .rstStream, streamID: streamID, into: &self.out)
+        self.out.writeInteger(code.rawValue)
+        self.needsFlush = true
+    }
+
+    /// Inside a read burst the flush waits for `channelReadComplete`, so a burst's answers go out together.
+    func flush() {
+        guard self.needsFlush, !self.reading, let context = self.context else { return }
+        self.needsFlush = false
+        let buffer = self.out
+        self.out = context.channel.allocator.buffer(capacity: max(4096, buffer.readableBytes))
+        context.writeAndFlush(self.wrapOutboundOut(buffer), promise: nil)
+    }
+}
