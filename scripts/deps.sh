@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Installs what a fresh Debian machine lacks for `make run` / `make test`: the PostgreSQL server,
-# curl and openssl. With `--bench`, also nghttp2's h2load/nghttpd and wrk. Idempotent.
+# Installs what a fresh Debian machine lacks for `make run` / `make test`: the PostgreSQL server, curl, openssl,
+# and nghttp2's h2load and nghttpd (the tests check our HTTP/2 client and simulator against them). With `--bench`,
+# also wrk. Idempotent.
 set -euo pipefail
 
 need=()
@@ -8,9 +9,10 @@ pg_bin() { ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1; }
 [ -n "$(pg_bin)" ] && [ -x "$(pg_bin)/initdb" ] || need+=(postgresql)
 command -v curl >/dev/null || need+=(curl)
 command -v openssl >/dev/null || need+=(openssl)
+command -v h2load >/dev/null || need+=(nghttp2-client)
+command -v nghttpd >/dev/null || need+=(nghttp2-server)
+command -v python3 >/dev/null || need+=(python3)
 if [ "${1:-}" = "--bench" ]; then
-    command -v h2load >/dev/null || need+=(nghttp2-client)
-    command -v nghttpd >/dev/null || need+=(nghttp2-server)
     command -v wrk >/dev/null || need+=(wrk)
 fi
 [ ${#need[@]} -eq 0 ] && exit 0

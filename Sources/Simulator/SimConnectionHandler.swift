@@ -40,6 +40,9 @@ final class SimConnectionHandler: ChannelDuplexHandler {
     var streamsSeen = 0
     var authenticated = false
     var maxStreams = 1
+    /// A SETTINGS value binds the client once it has acknowledged it (RFC 9113 §6.5.3): until the ACK of our first
+    /// SETTINGS, streams are not limited (a client may open several before it has read them).
+    var settingsAcknowledged = false
     /// Set once GOAWAY is sent: streams above it are ignored.
     var goAwayLastStreamID: Int?
     /// The highest stream id this connection has begun to process: GOAWAY names it as the last processed.
@@ -282,7 +285,7 @@ final class SimConnectionHandler: ChannelDuplexHandler {
             return
         }
         if let last = self.goAwayLastStreamID, streamID > last { return }  // after our GOAWAY: ignored
-        if self.open.count >= self.maxStreams {
+        if self.settingsAcknowledged && self.open.count >= self.maxStreams {
             self.lastStreamID = streamID
             self.writeRstStream(streamID: streamID, code: .refusedStream)
             return
@@ -303,7 +306,10 @@ final class SimConnectionHandler: ChannelDuplexHandler {
 
     private func settings(_ header: HTTP2Wire.FrameHeader, _ payload: ByteBuffer) throws(HTTP2ConnectionError) {
         guard header.streamID == 0 else { throw HTTP2ConnectionError(code: .protocolError, "SETTINGS on a stream") }
-        if header.has(HTTP2Wire.Flag.ack) { return }
+        if header.has(HTTP2Wire.Flag.ack) {
+            self.settingsAcknowledged = true
+            return
+        }
         guard header.length % 6 == 0 else {
             throw HTTP2ConnectionError(code: .frameSizeError, "SETTINGS of \(header.length) bytes")
         }
