@@ -12,10 +12,9 @@ extension SimConnectionHandler {
         self.state.streamsInFlight(self.open.count)
         self.lastStreamID = streamID
         let goawayAfter = self.knobs.goawayAfterStreams
-        if goawayAfter > 0, self.streamsSeen >= goawayAfter, let context = self.context {
-            // Every stream seen so far is processed and answered; later ones are ignored after the GOAWAY.
-            // Sent on the next tick, once this read burst is handled.
-            context.eventLoop.assumeIsolated().execute { self.goAway() }
+        if goawayAfter > 0, self.streamsSeen >= goawayAfter {
+            // Every stream seen so far is processed and answered; later ones, even in this read burst, are ignored.
+            self.goAway()
         }
     }
 
