@@ -139,8 +139,12 @@ struct EndToEndHarness: Sendable {
 final class WorkerProcesses: Sendable {
     private let started = Mutex<[(Process, URL)]>([])
 
+    /// The debug `worker`, or `LAGW_WORKER_BINARY` (e.g. a release build, to measure a test's load without a
+    /// debug build's overhead).
     static var binary: URL {
-        let root = ProcessInfo.processInfo.environment["LAGW_REPO_ROOT"] ?? FileManager.default.currentDirectoryPath
+        let environment = ProcessInfo.processInfo.environment
+        if let path = environment["LAGW_WORKER_BINARY"] { return URL(fileURLWithPath: path) }
+        let root = environment["LAGW_REPO_ROOT"] ?? FileManager.default.currentDirectoryPath
         return URL(fileURLWithPath: root).appendingPathComponent(".build/debug/worker")
     }
 
