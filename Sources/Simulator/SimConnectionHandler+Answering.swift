@@ -152,20 +152,15 @@ extension SimConnectionHandler {
         guard !self.authenticated else { return }
         self.authenticated = true
         self.maxStreams = maxStreams
-        HTTP2Wire.writeFrameHeader(length: 6, type: .settings, streamID: 0, into: &self.out)
-        self.out.writeInteger(HTTP2Wire.Setting.maxConcurrentStreams.rawValue)
-        self.out.writeInteger(UInt32(maxStreams))
+        HTTP2Wire.writeSettings([(.maxConcurrentStreams, maxStreams)], into: &self.out)
         self.needsFlush = true
     }
 
     private func goAway() {
         guard self.goAwayLastStreamID == nil, let context = self.context else { return }
         self.goAwayLastStreamID = self.lastStreamID
-        let debug = #"{"reason":"Shutdown"}"#
-        HTTP2Wire.writeFrameHeader(length: 8 + debug.utf8.count, type: .goAway, streamID: 0, into: &self.out)
-        self.out.writeInteger(UInt32(self.lastStreamID))
-        self.out.writeInteger(HTTP2Wire.ErrorCode.noError.rawValue)
-        self.out.writeString(debug)
+        HTTP2Wire.writeGoAway(
+            lastStreamID: self.lastStreamID, code: .noError, debug: #"{"reason":"Shutdown"}"#, into: &self.out)
         self.needsFlush = true
         self.flush()
         // Close once the streams up to lastStreamID are answered, or after a grace period regardless.

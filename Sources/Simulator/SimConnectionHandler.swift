@@ -63,15 +63,15 @@ final class SimConnectionHandler: ChannelDuplexHandler {
 
     // Framing.
     var prefaceSeen = false
-    var inbound: ByteBuffer?
+    /// The preface's first bytes, while fewer than its 24 have come.
+    var prefaceBytes: ByteBuffer?
+    var reader = HTTP2FrameReader(maxHeaderBlockSize: 2 * SimConnectionHandler.maxHeaderListSize)
     var out = ByteBuffer()
     var reading = false
     var needsFlush = false
     var decoder = HPACKDecoder(
         allocator: ByteBufferAllocator(), maxDynamicTableSize: HPACKDecoder.maxDynamicTableSize,
         maxHeaderListSize: SimConnectionHandler.maxHeaderListSize)
-    /// A header block split over HEADERS + CONTINUATION frames, until END_HEADERS.
-    var headerBlock: (streamID: Int, block: ByteBuffer, endStream: Bool)?
     /// The client lowered SETTINGS_HEADER_TABLE_SIZE: our next block says our table is empty (we never index).
     var tableSizeUpdatePending = false
     var peerInitialWindow = HTTP2Wire.defaultWindowSize
@@ -104,17 +104,12 @@ final class SimConnectionHandler: ChannelDuplexHandler {
             (.maxConcurrentStreams, 1), (.initialWindowSize, Self.streamReceiveWindow),
             (.maxHeaderListSize, Self.maxHeaderListSize),
         ]
-        HTTP2Wire.writeFrameHeader(length: 6 * settings.count, type: .settings, streamID: 0, into: &self.out)
-        for (setting, value) in settings {
-            self.out.writeInteger(setting.rawValue)
-            self.out.writeInteger(UInt32(value))
-        }
+        HTTP2Wire.writeSettings(settings, into: &self.out)
         // A connection-level receive window far larger than any burst, so that bodies of streams ignored after a
         // GOAWAY never hold up the streams still to answer. (The `small_window` knob keeps the initial 64 KiB, to
         // test clients' flow control.)
         if !self.state.currentKnobs.smallWindow {
-            HTTP2Wire.writeFrameHeader(length: 4, type: .windowUpdate, streamID: 0, into: &self.out)
-            self.out.writeInteger(UInt32(1 << 30))
+            HTTP2Wire.writeWindowUpdate(streamID: 0, increment: 1 << 30, into: &self.out)
         }
         self.needsFlush = true
         self.flush()
@@ -135,43 +130,36 @@ final class SimConnectionHandler: ChannelDuplexHandler {
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         var bytes = self.unwrapInboundIn(data)
-        if var pending = self.inbound {
-            pending.writeBuffer(&bytes)
-            bytes = pending
-            self.inbound = nil
-        }
         self.reading = true
         do {
             if !self.prefaceSeen {
+                if var held = self.prefaceBytes {
+                    held.writeBuffer(&bytes)
+                    bytes = held
+                }
                 let length = HTTP2Wire.preface.utf8CodeUnitCount
                 guard bytes.readableBytes >= length else {
-                    self.inbound = bytes
+                    self.prefaceBytes = bytes
                     return
                 }
                 guard bytes.readBytes(length: length) == Array(String(describing: HTTP2Wire.preface).utf8) else {
                     throw HTTP2ConnectionError(code: .protocolError, "no HTTP/2 connection preface")
                 }
                 self.prefaceSeen = true
+                self.prefaceBytes = nil
             }
-            while context.channel.isActive,
-                let (header, payload) = try HTTP2Wire.readFrame(
-                    from: &bytes, maxFrameSize: HTTP2Wire.defaultMaxFrameSize)
-            {
-                try self.process(header, payload)
-            }
+            self.reader.append(bytes)
+            while context.channel.isActive, let frame = try self.reader.next() { try self.process(frame) }
         } catch {
             self.connectionError(error)
-            return
         }
-        if bytes.readableBytes > 0 { self.inbound = bytes }
     }
 
     func channelReadComplete(context: ChannelHandlerContext) {
         self.reading = false
         self.burstKnobs = nil
         if self.unacknowledgedBytes >= 32 * 1024 {  // half the smallest window a connection may have
-            HTTP2Wire.writeFrameHeader(length: 4, type: .windowUpdate, streamID: 0, into: &self.out)
-            self.out.writeInteger(UInt32(self.unacknowledgedBytes))
+            HTTP2Wire.writeWindowUpdate(streamID: 0, increment: self.unacknowledgedBytes, into: &self.out)
             self.unacknowledgedBytes = 0
             self.needsFlush = true
         }
@@ -179,87 +167,43 @@ final class SimConnectionHandler: ChannelDuplexHandler {
         context.fireChannelReadComplete()
     }
 
-    private func process(_ header: HTTP2Wire.FrameHeader, _ payload: ByteBuffer) throws(HTTP2ConnectionError) {
-        if let pending = self.headerBlock, header.type != HTTP2Wire.FrameType.continuation.rawValue {
-            throw HTTP2ConnectionError(code: .protocolError, "stream \(pending.streamID)'s header block interrupted")
-        }
-        guard let type = HTTP2Wire.FrameType(rawValue: header.type) else { return }  // unknown types are ignored
-        let onStream = header.streamID != 0
-        switch type {
-        case .headers:
-            guard onStream else { throw HTTP2ConnectionError(code: .protocolError, "HEADERS on stream 0") }
-            let fragment = try HTTP2Wire.unpadded(payload, header: header, hasPriority: true)
-            let endStream = header.has(HTTP2Wire.Flag.endStream)
-            if header.has(HTTP2Wire.Flag.endHeaders) {
-                try self.headerBlockEnded(streamID: header.streamID, block: fragment, endStream: endStream)
-            } else {
-                self.headerBlock = (header.streamID, fragment, endStream)
-            }
-        case .continuation:
-            guard var pending = self.headerBlock, pending.streamID == header.streamID else {
-                throw HTTP2ConnectionError(code: .protocolError, "CONTINUATION without a header block to continue")
-            }
-            var fragment = payload
-            pending.block.writeBuffer(&fragment)
-            guard pending.block.readableBytes <= Self.maxHeaderListSize * 2 else {
-                throw HTTP2ConnectionError(code: .protocolError, "a request header block over 32 KiB")
-            }
-            if header.has(HTTP2Wire.Flag.endHeaders) {
-                self.headerBlock = nil
-                try self.headerBlockEnded(
-                    streamID: pending.streamID, block: pending.block, endStream: pending.endStream)
-            } else {
-                self.headerBlock = pending
-            }
-        case .data:
-            guard onStream else { throw HTTP2ConnectionError(code: .protocolError, "DATA on stream 0") }
-            self.unacknowledgedBytes += header.length  // flow control counts padding too
-            var data = try HTTP2Wire.unpadded(payload, header: header)
-            guard var request = self.partial.removeValue(forKey: header.streamID) else { return }
+    private func process(_ frame: HTTP2FrameReader.Frame) throws(HTTP2ConnectionError) {
+        switch frame {
+        case .headers(let streamID, let block, let endStream):
+            try self.headerBlockEnded(streamID: streamID, block: block, endStream: endStream)
+        case .data(let streamID, var data, let flowControlled, let endStream):
+            self.unacknowledgedBytes += flowControlled
+            guard var request = self.partial.removeValue(forKey: streamID) else { return }
             request.body.writeBuffer(&data)
-            if header.has(HTTP2Wire.Flag.endStream) {
-                self.complete(request, streamID: header.streamID)
+            if endStream {
+                self.complete(request, streamID: streamID)
             } else {
-                self.partial[header.streamID] = request
+                self.partial[streamID] = request
             }
-        case .rstStream:
-            guard onStream, header.length == 4 else {
-                throw HTTP2ConnectionError(code: .frameSizeError, "RST_STREAM of \(header.length) bytes or on 0")
-            }
-            self.partial[header.streamID] = nil
-            self.streamEnded(header.streamID)
-        case .settings:
-            try self.settings(header, payload)
-        case .ping:
-            guard !onStream, header.length == 8 else {
-                throw HTTP2ConnectionError(code: .frameSizeError, "PING of \(header.length) bytes or on a stream")
-            }
-            if !header.has(HTTP2Wire.Flag.ack) {
-                var opaque = payload
-                HTTP2Wire.writeFrameHeader(
-                    length: 8, type: .ping, flags: HTTP2Wire.Flag.ack, streamID: 0, into: &self.out)
-                self.out.writeBuffer(&opaque)
+        case .rstStream(let streamID, _):
+            self.partial[streamID] = nil
+            self.streamEnded(streamID)
+        case .settings(let settings):
+            try self.settings(settings)
+        case .settingsAck:
+            self.settingsAcknowledged = true
+        case .ping(let opaque, let ack):
+            if !ack {
+                HTTP2Wire.writePing(opaque, ack: true, into: &self.out)
                 self.needsFlush = true
             }
-        case .windowUpdate:
-            var payload = payload
-            guard header.length == 4, let raw = payload.readInteger(as: UInt32.self) else {
-                throw HTTP2ConnectionError(code: .frameSizeError, "WINDOW_UPDATE of \(header.length) bytes")
-            }
-            let increment = Int(raw & 0x7FFF_FFFF)
-            if onStream {
-                self.streamWindowBonus[header.streamID, default: 0] += increment
+        case .windowUpdate(let streamID, let increment):
+            if streamID != 0 {
+                self.streamWindowBonus[streamID, default: 0] += increment
             } else {
-                guard increment > 0, self.connectionSendWindow + increment <= HTTP2Wire.maxWindowSize else {
+                guard self.connectionSendWindow + increment <= HTTP2Wire.maxWindowSize else {
                     throw HTTP2ConnectionError(code: .flowControlError, "connection WINDOW_UPDATE of \(increment)")
                 }
                 self.connectionSendWindow += increment
             }
             self.writeBlocked()
-        case .pushPromise:
-            throw HTTP2ConnectionError(code: .protocolError, "PUSH_PROMISE from a client")
-        case .priority, .goAway:
-            break  // a client's GOAWAY: it closes the connection itself
+        case .goAway:
+            break  // the client closes the connection itself
         }
     }
 
@@ -304,17 +248,8 @@ final class SimConnectionHandler: ChannelDuplexHandler {
         }
     }
 
-    private func settings(_ header: HTTP2Wire.FrameHeader, _ payload: ByteBuffer) throws(HTTP2ConnectionError) {
-        guard header.streamID == 0 else { throw HTTP2ConnectionError(code: .protocolError, "SETTINGS on a stream") }
-        if header.has(HTTP2Wire.Flag.ack) {
-            self.settingsAcknowledged = true
-            return
-        }
-        guard header.length % 6 == 0 else {
-            throw HTTP2ConnectionError(code: .frameSizeError, "SETTINGS of \(header.length) bytes")
-        }
-        var payload = payload
-        while let id = payload.readInteger(as: UInt16.self), let raw = payload.readInteger(as: UInt32.self) {
+    private func settings(_ settings: [(id: UInt16, value: UInt32)]) throws(HTTP2ConnectionError) {
+        for (id, raw) in settings {
             switch HTTP2Wire.Setting(rawValue: id) {
             case .headerTableSize:
                 if Int(raw) < HPACKDecoder.maxDynamicTableSize { self.tableSizeUpdatePending = true }
@@ -331,7 +266,7 @@ final class SimConnectionHandler: ChannelDuplexHandler {
                 break  // answers are far below any frame size; we never push
             }
         }
-        HTTP2Wire.writeFrameHeader(length: 0, type: .settings, flags: HTTP2Wire.Flag.ack, streamID: 0, into: &self.out)
+        HTTP2Wire.writeSettingsAck(into: &self.out)
         self.needsFlush = true
         self.writeBlocked()
     }
@@ -340,9 +275,7 @@ final class SimConnectionHandler: ChannelDuplexHandler {
     private func connectionError(_ error: any Error) {
         guard let context = self.context else { return }
         let code = (error as? HTTP2ConnectionError)?.code ?? .protocolError
-        HTTP2Wire.writeFrameHeader(length: 8, type: .goAway, streamID: 0, into: &self.out)
-        self.out.writeInteger(UInt32(self.lastStreamID))
-        self.out.writeInteger(code.rawValue)
+        HTTP2Wire.writeGoAway(lastStreamID: self.lastStreamID, code: code, into: &self.out)
         self.needsFlush = true
         self.reading = false
         self.flush()
@@ -352,8 +285,7 @@ final class SimConnectionHandler: ChannelDuplexHandler {
     // MARK: writing
 
     func writeRstStream(streamID: Int, code: HTTP2Wire.ErrorCode) {
-        HTTP2Wire.writeFrameHeader(length: 4, type: .rstStream, streamID: streamID, into: &self.out)
-        self.out.writeInteger(code.rawValue)
+        HTTP2Wire.writeRstStream(streamID: streamID, code: code, into: &self.out)
         self.needsFlush = true
     }
 

@@ -5,26 +5,14 @@ import NIOHPACK
 /// connection's control frames obeyed, and protocol violations ended with GOAWAY.
 extension APNsConnectionHandler {
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        var bytes = self.unwrapInboundIn(data)
-        if var pending = self.inbound {
-            pending.writeBuffer(&bytes)
-            bytes = pending
-            self.inbound = nil
-        }
+        self.reader.append(self.unwrapInboundIn(data))
         self.reading = true
         self.onEvent(.read)
         do {
-            while self.isActive,
-                let (header, payload) = try HTTP2Wire.readFrame(
-                    from: &bytes, maxFrameSize: HTTP2Wire.defaultMaxFrameSize)
-            {
-                try self.process(header, payload)
-            }
+            while self.isActive, let frame = try self.reader.next() { try self.process(frame) }
         } catch {
             self.connectionError(error, context: context)
-            return
         }
-        if bytes.readableBytes > 0 { self.inbound = bytes }
     }
 
     func channelReadComplete(context: ChannelHandlerContext) {
@@ -48,110 +36,50 @@ extension APNsConnectionHandler {
 
     // MARK: frames
 
-    private func process(_ header: HTTP2Wire.FrameHeader, _ payload: ByteBuffer) throws(HTTP2ConnectionError) {
-        if let pending = self.headerBlock, header.type != HTTP2Wire.FrameType.continuation.rawValue {
-            throw HTTP2ConnectionError(code: .protocolError, "stream \(pending.streamID)'s header block interrupted")
-        }
-        guard let type = HTTP2Wire.FrameType(rawValue: header.type) else { return }  // unknown types are ignored
-        switch type {
-        case .data:
-            try self.requireStream(header)
-            // Flow control counts the whole frame, padding included (RFC 9113 §6.9).
-            self.unacknowledgedBytes += header.length
-            var data = try HTTP2Wire.unpadded(payload, header: header)
-            guard var stream = self.open[header.streamID] else { return }
+    private func process(_ frame: HTTP2FrameReader.Frame) throws(HTTP2ConnectionError) {
+        switch frame {
+        case .data(let streamID, var data, let flowControlled, let endStream):
+            self.unacknowledgedBytes += flowControlled
+            guard var stream = self.open[streamID] else { return }
             if data.readableBytes > 0 {
                 if stream.body == nil { stream.body = data } else { stream.body!.writeBuffer(&data) }
             }
-            self.open[header.streamID] = stream
-            if header.has(HTTP2Wire.Flag.endStream) { self.finish(header.streamID) }
-        case .headers:
-            try self.requireStream(header)
-            let fragment = try HTTP2Wire.unpadded(payload, header: header, hasPriority: true)
-            let endStream = header.has(HTTP2Wire.Flag.endStream)
-            if header.has(HTTP2Wire.Flag.endHeaders) {
-                try self.headerBlockEnded(streamID: header.streamID, block: fragment, endStream: endStream)
-            } else {
-                self.headerBlock = (header.streamID, fragment, endStream)
-            }
-        case .continuation:
-            guard var pending = self.headerBlock, pending.streamID == header.streamID else {
-                throw HTTP2ConnectionError(code: .protocolError, "CONTINUATION without a header block to continue")
-            }
-            var fragment = payload
-            pending.block.writeBuffer(&fragment)
-            guard pending.block.readableBytes <= 64 * 1024 else {
-                throw HTTP2ConnectionError(code: .protocolError, "a response header block over 64 KiB")
-            }
-            if header.has(HTTP2Wire.Flag.endHeaders) {
-                self.headerBlock = nil
-                try self.headerBlockEnded(
-                    streamID: pending.streamID, block: pending.block, endStream: pending.endStream)
-            } else {
-                self.headerBlock = pending
-            }
-        case .rstStream:
-            try self.requireStream(header)
-            var payload = payload
-            guard header.length == 4, let code = payload.readInteger(as: UInt32.self) else {
-                throw HTTP2ConnectionError(code: .frameSizeError, "RST_STREAM of \(header.length) bytes")
-            }
-            if code == HTTP2Wire.ErrorCode.refusedStream.rawValue,
-                let stream = self.open.removeValue(forKey: header.streamID)
+            self.open[streamID] = stream
+            if endStream { self.finish(streamID) }
+        case .headers(let streamID, let block, let endStream):
+            try self.headerBlockEnded(streamID: streamID, block: block, endStream: endStream)
+        case .rstStream(let streamID, let code):
+            if code == HTTP2Wire.ErrorCode.refusedStream.rawValue, let stream = self.open.removeValue(forKey: streamID)
             {
                 self.onEvent(.stream(requestID: stream.requestID, .refused))
                 self.closeIfDrained()
             } else {
-                self.closed(header.streamID)
+                self.closed(streamID)
             }
-        case .settings:
-            try self.settings(header, payload)
-        case .ping:
-            guard header.streamID == 0, header.length == 8 else {
-                throw HTTP2ConnectionError(code: .frameSizeError, "PING of \(header.length) bytes or on a stream")
-            }
-            if header.has(HTTP2Wire.Flag.ack) {
+        case .settings(let settings):
+            try self.settings(settings)
+        case .settingsAck:
+            break
+        case .ping(let opaque, let ack):
+            if ack {
                 self.onEvent(.pingAck)
             } else {
-                var opaque = payload
-                HTTP2Wire.writeFrameHeader(
-                    length: 8, type: .ping, flags: HTTP2Wire.Flag.ack, streamID: 0, into: &self.out)
-                self.out.writeBuffer(&opaque)
+                HTTP2Wire.writePing(opaque, ack: true, into: &self.out)
                 self.needsFlush = true
             }
-        case .goAway:
-            var payload = payload
-            guard header.streamID == 0, let last = payload.readInteger(as: UInt32.self),
-                payload.readInteger(as: UInt32.self) != nil
-            else { throw HTTP2ConnectionError(code: .frameSizeError, "GOAWAY too short or on a stream") }
-            self.goAway(
-                lastStreamID: Int(last & 0x7FFF_FFFF), debug: payload.readableBytes > 0 ? String(buffer: payload) : nil)
-        case .windowUpdate:
-            var payload = payload
-            guard header.length == 4, let raw = payload.readInteger(as: UInt32.self) else {
-                throw HTTP2ConnectionError(code: .frameSizeError, "WINDOW_UPDATE of \(header.length) bytes")
-            }
-            let increment = Int(raw & 0x7FFF_FFFF)
-            if header.streamID == 0 {
-                guard increment > 0, self.connectionSendWindow + increment <= HTTP2Wire.maxWindowSize else {
+        case .goAway(let lastStreamID, _, let debug):
+            self.goAway(lastStreamID: lastStreamID, debug: debug)
+        case .windowUpdate(let streamID, let increment):
+            if streamID == 0 {
+                guard self.connectionSendWindow + increment <= HTTP2Wire.maxWindowSize else {
                     throw HTTP2ConnectionError(code: .flowControlError, "connection WINDOW_UPDATE of \(increment)")
                 }
                 self.connectionSendWindow += increment
-            } else if var stream = self.open[header.streamID] {
+            } else if var stream = self.open[streamID] {
                 stream.sendWindow = min(stream.sendWindow + increment, HTTP2Wire.maxWindowSize)
-                self.open[header.streamID] = stream
+                self.open[streamID] = stream
             }
             self.writeBlocked()
-        case .pushPromise:
-            throw HTTP2ConnectionError(code: .protocolError, "PUSH_PROMISE, with push disabled")
-        case .priority:
-            break
-        }
-    }
-
-    private func requireStream(_ header: HTTP2Wire.FrameHeader) throws(HTTP2ConnectionError) {
-        guard header.streamID != 0 else {
-            throw HTTP2ConnectionError(code: .protocolError, "frame type \(header.type) on stream 0")
         }
     }
 
@@ -175,14 +103,8 @@ extension APNsConnectionHandler {
         if endStream { self.finish(streamID) }
     }
 
-    private func settings(_ header: HTTP2Wire.FrameHeader, _ payload: ByteBuffer) throws(HTTP2ConnectionError) {
-        guard header.streamID == 0 else { throw HTTP2ConnectionError(code: .protocolError, "SETTINGS on a stream") }
-        if header.has(HTTP2Wire.Flag.ack) { return }
-        guard header.length % 6 == 0 else {
-            throw HTTP2ConnectionError(code: .frameSizeError, "SETTINGS of \(header.length) bytes")
-        }
-        var payload = payload
-        while let id = payload.readInteger(as: UInt16.self), let raw = payload.readInteger(as: UInt32.self) {
+    private func settings(_ settings: [(id: UInt16, value: UInt32)]) throws(HTTP2ConnectionError) {
+        for (id, raw) in settings {
             let value = Int(raw)
             switch HTTP2Wire.Setting(rawValue: id) {
             case .headerTableSize:
@@ -206,7 +128,7 @@ extension APNsConnectionHandler {
                 break
             }
         }
-        HTTP2Wire.writeFrameHeader(length: 0, type: .settings, flags: HTTP2Wire.Flag.ack, streamID: 0, into: &self.out)
+        HTTP2Wire.writeSettingsAck(into: &self.out)
         self.needsFlush = true
         self.writeBlocked()
     }
@@ -225,9 +147,7 @@ extension APNsConnectionHandler {
     /// Ends the connection for a protocol violation: GOAWAY with the code, and every open stream lost.
     private func connectionError(_ error: any Error, context: ChannelHandlerContext) {
         let code = (error as? HTTP2ConnectionError)?.code ?? .protocolError
-        HTTP2Wire.writeFrameHeader(length: 8, type: .goAway, streamID: 0, into: &self.out)
-        self.out.writeInteger(UInt32(0))
-        self.out.writeInteger(code.rawValue)
+        HTTP2Wire.writeGoAway(lastStreamID: 0, code: code, into: &self.out)
         self.needsFlush = true
         self.reading = false
         self.flush()
@@ -238,8 +158,7 @@ extension APNsConnectionHandler {
     /// Returns the connection's receive window at the end of a read burst, once 16 KiB have been used.
     private func returnCredit() {
         guard self.unacknowledgedBytes >= 16 * 1024 else { return }
-        HTTP2Wire.writeFrameHeader(length: 4, type: .windowUpdate, streamID: 0, into: &self.out)
-        self.out.writeInteger(UInt32(self.unacknowledgedBytes))
+        HTTP2Wire.writeWindowUpdate(streamID: 0, increment: self.unacknowledgedBytes, into: &self.out)
         self.unacknowledgedBytes = 0
         self.needsFlush = true
     }

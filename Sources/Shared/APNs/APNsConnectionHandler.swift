@@ -63,9 +63,7 @@ final class APNsConnectionHandler: ChannelDuplexHandler {
     var encoder = HPACKRequestEncoder()
     var decoder = HPACKDecoder(allocator: ByteBufferAllocator())
     var out = ByteBuffer()
-    var inbound: ByteBuffer?
-    /// A header block split over HEADERS + CONTINUATION frames, until END_HEADERS.
-    var headerBlock: (streamID: Int, block: ByteBuffer, endStream: Bool)?
+    var reader = HTTP2FrameReader(maxHeaderBlockSize: 64 * 1024)
     var peerMaxFrameSize = HTTP2Wire.defaultMaxFrameSize
     var peerInitialWindow = HTTP2Wire.defaultWindowSize
     var connectionSendWindow = HTTP2Wire.defaultWindowSize
@@ -95,12 +93,7 @@ final class APNsConnectionHandler: ChannelDuplexHandler {
     func channelActive(context: ChannelHandlerContext) {
         self.isActive = true
         self.out.writeStaticString(HTTP2Wire.preface)
-        HTTP2Wire.writeFrameHeader(
-            length: 6 * Self.localSettings.count, type: .settings, streamID: 0, into: &self.out)
-        for (setting, value) in Self.localSettings {
-            self.out.writeInteger(setting.rawValue)
-            self.out.writeInteger(UInt32(value))
-        }
+        HTTP2Wire.writeSettings(Self.localSettings, into: &self.out)
         self.needsFlush = true
         self.flush()
         context.fireChannelActive()
@@ -149,15 +142,14 @@ final class APNsConnectionHandler: ChannelDuplexHandler {
     /// Gives up on a stream (its deadline passed): RST_STREAM, and no report for it.
     func cancel(streamID: Int) {
         guard self.open.removeValue(forKey: streamID) != nil else { return }
-        self.writeRstStream(streamID: streamID, code: .cancel)
+        HTTP2Wire.writeRstStream(streamID: streamID, code: .cancel, into: &self.out)
         self.needsFlush = true
         self.flush()
         self.closeIfDrained()
     }
 
     func ping(_ data: UInt64) {
-        HTTP2Wire.writeFrameHeader(length: 8, type: .ping, streamID: 0, into: &self.out)
-        self.out.writeInteger(data)
+        HTTP2Wire.writePing(data, ack: false, into: &self.out)
         self.needsFlush = true
         self.flush()
     }
@@ -226,8 +218,4 @@ final class APNsConnectionHandler: ChannelDuplexHandler {
         }
     }
 
-    func writeRstStream(streamID: Int, code: HTTP2Wire.ErrorCode) {
-        HTTP2Wire.writeFrameHeader(length: 4, type: .rstStream, streamID: streamID, into: &self.out)
-        self.out.writeInteger(code.rawValue)
-    }
 }
