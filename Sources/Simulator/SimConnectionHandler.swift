@@ -209,13 +209,7 @@ final class SimConnectionHandler: ChannelDuplexHandler {
 
     /// Every block is decoded, even for a stream we refuse or ignore: the decoder's table must follow the client's.
     private func headerBlockEnded(streamID: Int, block: ByteBuffer, endStream: Bool) throws(HTTP2ConnectionError) {
-        var block = block
-        let headers: HPACKHeaders
-        do {
-            headers = try self.decoder.decodeHeaders(from: &block)
-        } catch {
-            throw HTTP2ConnectionError(code: .compressionError, "request headers: \(error)")
-        }
+        let headers = try self.decoder.decodeBlock(block)
         if let request = self.partial[streamID] {  // trailers: nothing APNs reads is in them
             if endStream {
                 self.partial[streamID] = nil

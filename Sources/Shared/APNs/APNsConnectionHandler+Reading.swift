@@ -85,13 +85,7 @@ extension APNsConnectionHandler {
 
     /// Every block is decoded, even for a stream we gave up on: the decoder's table must follow the server's.
     private func headerBlockEnded(streamID: Int, block: ByteBuffer, endStream: Bool) throws(HTTP2ConnectionError) {
-        var block = block
-        let headers: HPACKHeaders
-        do {
-            headers = try self.decoder.decodeHeaders(from: &block)
-        } catch {
-            throw HTTP2ConnectionError(code: .compressionError, "response headers: \(error)")
-        }
+        let headers = try self.decoder.decodeBlock(block)
         if var stream = self.open[streamID], stream.status == nil,
             let raw = headers.first(name: ":status"), let status = Int(raw), status >= 200
         {

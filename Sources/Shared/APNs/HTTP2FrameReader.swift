@@ -1,4 +1,5 @@
 import NIOCore
+import NIOHPACK
 
 /// The inbound half of HTTP/2 framing that the client and the simulator share: whole frames out of a byte stream
 /// that arrives in arbitrary pieces, header blocks reassembled across CONTINUATION frames, and each frame type's
@@ -178,5 +179,17 @@ extension HTTP2Wire {
         buffer.writeInteger(UInt32(lastStreamID))
         buffer.writeInteger(code.rawValue)
         buffer.writeString(debug)
+    }
+}
+
+extension HPACKDecoder {
+    /// A whole header block; a block the decoder cannot read is a connection error (COMPRESSION_ERROR).
+    package mutating func decodeBlock(_ block: ByteBuffer) throws(HTTP2ConnectionError) -> HPACKHeaders {
+        var block = block
+        do {
+            return try self.decodeHeaders(from: &block)
+        } catch {
+            throw HTTP2ConnectionError(code: .compressionError, "header block: \(error)")
+        }
     }
 }
