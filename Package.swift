@@ -102,7 +102,7 @@ let package = Package(
         ),
         .testTarget(
             name: "SharedTests",
-            dependencies: ["Shared"],
+            dependencies: ["Shared", .product(name: "NIOEmbedded", package: "swift-nio")],
             swiftSettings: swiftSettings
         ),
         .testTarget(

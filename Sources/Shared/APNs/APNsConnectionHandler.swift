@@ -77,7 +77,9 @@ final class APNsConnectionHandler: ChannelDuplexHandler {
     var goingAway = false
     var isActive = false
 
-    init(onEvent: @escaping (Event) -> Void) {
+    /// `firstStreamID`: 1 on a real connection; tests start near 2³¹ to see the ids run out.
+    init(firstStreamID: Int = 1, onEvent: @escaping (Event) -> Void) {
+        self.nextStreamID = firstStreamID
         self.onEvent = onEvent
     }
 
