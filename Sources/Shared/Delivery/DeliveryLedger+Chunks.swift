@@ -24,36 +24,23 @@ public struct ChunkOutcome: Sendable {
 }
 
 extension DeliveryLedger {
-    /// Writes a chunk's outcome in one transaction: instance timestamps (and ends), dead tokens, failure rows and
-    /// counts, the batch cursor, the push's counters; a configuration error fails the push and stops its batches.
-    /// `lastOfBatch`: nothing follows this chunk in its batch, which is marked finished in the same transaction.
+    /// Writes a chunk's outcome: instance timestamps (and ends), dead tokens, failure rows, the batch's counts and
+    /// cursor; a configuration error fails the push and stops its batches. `lastOfBatch`: nothing follows this chunk
+    /// in its batch, which is marked finished with it. A chunk that all went through and is not the last is one
+    /// statement (atomic by itself, no BEGIN / COMMIT round trips); anything else is one transaction.
+    /// Returns whether the batch goes on: false once it was stopped (the push was canceled, or failed).
+    @discardableResult
     public func record(_ outcome: ChunkOutcome, push: PushForDelivery, seq: Int32, lastOfBatch: Bool = false)
-        async throws
+        async throws -> Bool
     {
         let logger = self.database.logger
-        try await self.database.transaction { connection in
+        let counts = Self.stampAndCount(outcome, push: push, seq: seq)
+        if outcome.failures.isEmpty && outcome.configurationError == nil && !lastOfBatch {
+            return try await Self.batchGoesOn(self.database.client.query(counts, logger: logger))
+        }
+        return try await self.database.transaction { connection in
+            let goesOn = try await Self.batchGoesOn(connection.query(counts, logger: logger))
             let isStart = push.targets.event == .start
-            if !isStart && !outcome.accepted.isEmpty {
-                let ids = outcome.accepted.map(\.instanceID)
-                if push.targets.event == .end {
-                    try await connection.query(
-                        """
-                        UPDATE live_activities
-                        SET last_apns_timestamp = greatest(coalesce(last_apns_timestamp, 0), \(push.timestamp)),
-                            last_update_at = now(), last_push_id = \(push.id), state = 'ended', ended_reason = 'end_pushed',
-                            ended_at = now()
-                        WHERE id = ANY(\(ids)::int8[]) AND state = 'active'
-                        """, logger: logger)
-                } else {
-                    try await connection.query(
-                        """
-                        UPDATE live_activities
-                        SET last_apns_timestamp = greatest(coalesce(last_apns_timestamp, 0), \(push.timestamp)),
-                            last_update_at = now(), last_push_id = \(push.id)
-                        WHERE id = ANY(\(ids)::int8[]) AND state = 'active'
-                        """, logger: logger)
-                }
-            }
             let dead = outcome.failures.filter(\.failure.invalidatesToken)
             if !dead.isEmpty {
                 if isStart {
@@ -95,35 +82,81 @@ extension DeliveryLedger {
                     ON CONFLICT (push_id, reason) DO UPDATE SET count = push_failure_counts.count + excluded.count
                     """, logger: logger)
             }
-            try await connection.query(
-                """
-                UPDATE push_batches SET cursor_channel = \(outcome.cursor), processed = processed + \(Int32(outcome.processed))
-                WHERE push_id = \(push.id) AND seq = \(seq)
-                """, logger: logger)
-            try await connection.query(
-                """
-                UPDATE pushes SET sent = sent + \(Int64(outcome.sent)), accepted = accepted + \(Int64(outcome.accepted.count)),
-                    failed = failed + \(Int64(outcome.failures.count)), skipped = skipped + \(Int64(outcome.skipped)),
-                    first_request_at = least(first_request_at, \(outcome.sent > 0 ? outcome.sendStartedAt : nil)),
-                    canceled = CASE WHEN state = 'canceled' THEN greatest(canceled - \(Int64(outcome.processed)), 0)
-                               ELSE canceled END
-                WHERE id = \(push.id)
-                """, logger: logger)
             if let reason = outcome.configurationError {
                 try await connection.query(
                     """
-                    UPDATE pushes SET state = 'failed', failure_reason = \(reason), finished_at = now(),
-                        canceled = canceled + (SELECT coalesce(sum(greatest(targets - processed, 0)), 0) FROM push_batches
-                                               WHERE push_id = \(push.id) AND state = 'queued')
+                    UPDATE pushes SET state = 'failed', failure_reason = \(reason), finished_at = now()
                     WHERE id = \(push.id) AND state = 'sending'
                     """, logger: logger)
-                try await connection.query(
-                    "UPDATE push_batches SET state = 'stopped' WHERE push_id = \(push.id) AND state = 'queued'",
-                    logger: logger)
-            } else if lastOfBatch {
+                try await Self.stopBatches(pushID: push.id, on: connection, logger: logger)
+                return false
+            }
+            if lastOfBatch {
                 try await Self.finishBatch(pushID: push.id, seq: seq, on: connection, logger: logger)
             }
+            return goesOn
         }
+    }
+
+    /// One statement: the delivery stamp of every accepted instance (an `end` also ends it), and the chunk's counts
+    /// and cursor on its batch row, answering the batch's state. A batch that was stopped while this chunk was in
+    /// flight takes back from its `canceled` what the chunk did process.
+    ///
+    /// The stamp goes to each row where the chunk's select found it (`ctid`, checked against the id), which spares a
+    /// primary-key probe per instance. A row that has moved since (a rotation wrote a new version) is stamped by id.
+    static func stampAndCount(_ outcome: ChunkOutcome, push: PushForDelivery, seq: Int32) -> PostgresQuery {
+        let stamped = push.targets.event == .start ? [] : outcome.accepted
+        let ends = push.targets.event == .end ? ", state = 'ended', ended_reason = 'end_pushed', ended_at = now()" : ""
+        let processed = Int64(outcome.processed)
+        return """
+            WITH targets AS (
+                SELECT * FROM unnest(\(stamped.map(\.row))::text[]::tid[], \(stamped.map(\.instanceID))::int8[])
+                    AS x(row, id)
+            ),
+            in_place AS (
+                UPDATE live_activities l
+                SET last_apns_timestamp = greatest(coalesce(l.last_apns_timestamp, 0), \(push.timestamp)),
+                    last_update_at = now(), last_push_id = \(push.id)\(unescaped: ends)
+                FROM targets x
+                WHERE l.ctid = x.row AND l.id = x.id AND l.state = 'active'
+                RETURNING l.id
+            ),
+            moved AS (
+                UPDATE live_activities
+                SET last_apns_timestamp = greatest(coalesce(last_apns_timestamp, 0), \(push.timestamp)),
+                    last_update_at = now(), last_push_id = \(push.id)\(unescaped: ends)
+                WHERE id = ANY(ARRAY(SELECT id FROM targets EXCEPT SELECT id FROM in_place)) AND state = 'active'
+            )
+            UPDATE push_batches
+            SET cursor_channel = \(outcome.cursor), processed = processed + \(Int32(outcome.processed)),
+                sent = sent + \(Int64(outcome.sent)), accepted = accepted + \(Int64(outcome.accepted.count)),
+                failed = failed + \(Int64(outcome.failures.count)), skipped = skipped + \(Int64(outcome.skipped)),
+                first_request_at = least(first_request_at, \(outcome.sent > 0 ? outcome.sendStartedAt : nil)),
+                canceled = CASE WHEN state = 'stopped' THEN greatest(canceled - \(processed), 0) ELSE canceled END
+            WHERE push_id = \(push.id) AND seq = \(seq)
+            RETURNING state
+            """
+    }
+
+    private static func batchGoesOn(_ rows: PostgresRowSequence) async throws -> Bool {
+        for try await state in rows.decode(String.self) { return state == "queued" }
+        return false
+    }
+
+    /// Stops the push's unfinished batches: what they had not processed yet is `canceled`. Answers how many that is.
+    @discardableResult
+    static func stopBatches(pushID: UUID, on connection: PostgresConnection, logger: Logger) async throws -> Int64 {
+        let rows = try await connection.query(
+            """
+            WITH stopped AS (
+                UPDATE push_batches SET state = 'stopped', canceled = greatest(targets - processed, 0)
+                WHERE push_id = \(pushID) AND state = 'queued'
+                RETURNING canceled
+            )
+            SELECT coalesce(sum(canceled), 0)::int8 FROM stopped
+            """, logger: logger)
+        for try await canceled in rows.decode(Int64.self) { return canceled }
+        return 0
     }
 
     /// Marks a batch finished; the last one to finish marks the push done.

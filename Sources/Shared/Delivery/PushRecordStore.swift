@@ -63,13 +63,6 @@ public struct DeliveryLedger: Sendable {
         return nil
     }
 
-    public func state(of pushID: UUID) async throws -> String? {
-        let rows = try await self.database.client.query(
-            "SELECT state FROM pushes WHERE id = \(pushID)", logger: self.logger)
-        for try await state in rows.decode(String.self) { return state }
-        return nil
-    }
-
     /// Records the fan-out: batches, their jobs, the targeted count. False when another run already did.
     public func recordFanout(
         push: PushForDelivery, boundaries: [UUID], total: Int, batchSize: Int

@@ -12,24 +12,26 @@ struct SQLBuilder {
 }
 
 extension Audience {
-    /// A predicate over the channel row `c`.
-    func predicate(_ sql: inout SQLBuilder) -> String {
+    /// A predicate over the target row `t` (its `channel_id`) of app `app` (a bound parameter). Every selector is a
+    /// set of channels, so none needs the channel row itself: a named user is a lookup in `channels_named_user`.
+    func predicate(_ sql: inout SQLBuilder, app: String) -> String {
         switch self {
         case .all:
             return "TRUE"
         case .tag(let tag, let group):
-            return
-                "EXISTS (SELECT 1 FROM channel_tags ct WHERE ct.channel_id = c.id AND ct.tag_group = \(sql.bind(group)) AND ct.tag = \(sql.bind(tag)))"
+            return "EXISTS (SELECT 1 FROM channel_tags ct WHERE ct.channel_id = t.channel_id"
+                + " AND ct.tag_group = \(sql.bind(group)) AND ct.tag = \(sql.bind(tag)))"
         case .channels(let ids):
-            return "c.id = ANY(\(sql.bind(ids))::uuid[])"
+            return "t.channel_id = ANY(\(sql.bind(ids))::uuid[])"
         case .namedUser(let user):
-            return "c.named_user_id = \(sql.bind(user))"
+            return "EXISTS (SELECT 1 FROM channels n WHERE n.id = t.channel_id AND n.app_id = \(app)"
+                + " AND n.named_user_id = \(sql.bind(user)))"
         case .and(let list):
-            return "(" + list.map { $0.predicate(&sql) }.joined(separator: " AND ") + ")"
+            return "(" + list.map { $0.predicate(&sql, app: app) }.joined(separator: " AND ") + ")"
         case .or(let list):
-            return "(" + list.map { $0.predicate(&sql) }.joined(separator: " OR ") + ")"
+            return "(" + list.map { $0.predicate(&sql, app: app) }.joined(separator: " OR ") + ")"
         case .not(let inner):
-            return "NOT (\(inner.predicate(&sql)))"
+            return "NOT (\(inner.predicate(&sql, app: app)))"
         }
     }
 }
@@ -56,26 +58,28 @@ public struct PushTargets: Sendable {
 
     var isStart: Bool { self.event == .start }
 
-    /// `FROM ... WHERE ...` selecting targets as `t` with channel `c`.
+    /// `FROM ... WHERE ...` selecting targets as `t`. Channels with live activities disabled are few, and found in
+    /// their own partial index (`channels_live_activities_disabled`): the targets need no join with `channels`, whose
+    /// primary-key probe per target was most of a chunk's select.
     func source(_ sql: inout SQLBuilder) -> String {
         let app = sql.bind(self.appID)
+        let enabled =
+            "NOT EXISTS (SELECT 1 FROM channels d WHERE d.id = t.channel_id AND NOT d.live_activities_enabled)"
         if self.isStart {
             return """
                 FROM push_to_start_tokens t
-                JOIN channels c ON c.id = t.channel_id
                 JOIN apps a ON a.id = t.app_id
                 WHERE t.app_id = \(app) AND t.attributes_type = \(sql.bind(self.attributesType ?? ""))
-                  AND t.state = 'active' AND t.environment = a.apns_environment AND c.live_activities_enabled
-                  AND \(self.audience.predicate(&sql))
+                  AND t.state = 'active' AND t.environment = a.apns_environment AND \(enabled)
+                  AND \(self.audience.predicate(&sql, app: app))
                 """
         }
         return """
             FROM live_activities t
-            JOIN channels c ON c.id = t.channel_id
             JOIN apps a ON a.id = t.app_id
             WHERE t.app_id = \(app) AND t.name = \(sql.bind(self.name ?? "")) AND t.state = 'active'
-              AND t.environment = a.apns_environment AND t.started_at > now() - a.activity_max_age
-              AND c.live_activities_enabled AND \(self.audience.predicate(&sql))
+              AND t.environment = a.apns_environment AND t.started_at > now() - a.activity_max_age AND \(enabled)
+              AND \(self.audience.predicate(&sql, app: app))
             """
     }
 
@@ -120,6 +124,9 @@ public struct PushTargets: Sendable {
         public var channelID: UUID
         /// The live-activity instance (0 for push-to-start tokens).
         public var instanceID: Int64
+        /// Where the instance's row was when it was read (its `ctid`, "" for push-to-start tokens): the delivery stamp
+        /// goes there directly, and by `instanceID` only if the row has moved since (a rotation wrote a new version).
+        public var row: String
         public var token: String
         /// The APNs timestamp of the last update sent to the instance.
         public var lastTimestamp: Int64?
@@ -136,16 +143,17 @@ public struct PushTargets: Sendable {
         if let upTo { range += " AND t.channel_id <= \(sql.bind(upTo))" }
         let columns =
             self.isStart
-            ? "t.channel_id, 0::int8, t.token, NULL::int8" : "t.channel_id, t.id, t.push_token, t.last_apns_timestamp"
+            ? "t.channel_id, 0::int8, '', t.token, NULL::int8"
+            : "t.channel_id, t.id, t.ctid::text, t.push_token, t.last_apns_timestamp"
         let query = PostgresQuery(
             unsafeSQL: "SELECT \(columns) \(source)\(range) ORDER BY t.channel_id LIMIT \(sql.bind(limit))",
             binds: sql.binds)
         var targets: [Target] = []
         targets.reserveCapacity(limit)
-        for try await (channel, id, token, last) in try await client.query(query, logger: logger).decode(
-            (UUID, Int64, String, Int64?).self)
+        for try await (channel, id, row, token, last) in try await client.query(query, logger: logger).decode(
+            (UUID, Int64, String, String, Int64?).self)
         {
-            targets.append(Target(channelID: channel, instanceID: id, token: token, lastTimestamp: last))
+            targets.append(Target(channelID: channel, instanceID: id, row: row, token: token, lastTimestamp: last))
         }
         return targets
     }

@@ -152,32 +152,22 @@ public struct PostgresPushStore: PushStore {
             for try await row in rows.decode((String, Int32?, String, String?, String?, String).self) { found = row }
             guard let (state, batches, event, name, type, audience) = found else { return nil }
             guard state == "queued" || state == "sending" else { return 0 }
-            let canceled: Int
             if batches != nil {
-                // Fanned out: what the unfinished batches have not processed yet.
-                let remaining = try await connection.query(
-                    """
-                    SELECT coalesce(sum(greatest(targets - processed, 0)), 0)::int8 FROM push_batches
-                    WHERE push_id = \(pushID) AND state = 'queued'
-                    """,
+                // Fanned out: each unfinished batch stops and counts what it has not processed yet as canceled.
+                try await connection.query(
+                    "UPDATE pushes SET state = 'canceled', finished_at = now() WHERE id = \(pushID)",
                     logger: self.logger)
-                var total: Int64 = 0
-                for try await value in remaining.decode(Int64.self) { total = value }
-                canceled = Int(total)
-            } else {
-                let targets = PushTargets(
-                    appID: appID, event: .init(rawValue: event) ?? .update, name: name, attributesType: type,
-                    audience: try JSONDecoder().decode(Audience.self, from: Data(audience.utf8)))
-                canceled = try await targets.count(on: connection, logger: self.logger)
+                return Int(try await DeliveryLedger.stopBatches(pushID: pushID, on: connection, logger: self.logger))
             }
+            let targets = PushTargets(
+                appID: appID, event: .init(rawValue: event) ?? .update, name: name, attributesType: type,
+                audience: try JSONDecoder().decode(Audience.self, from: Data(audience.utf8)))
+            let canceled = try await targets.count(on: connection, logger: self.logger)
             try await connection.query(
                 """
                 UPDATE pushes SET state = 'canceled', canceled = \(Int64(canceled)), finished_at = now()
                 WHERE id = \(pushID)
                 """,
-                logger: self.logger)
-            try await connection.query(
-                "UPDATE push_batches SET state = 'stopped' WHERE push_id = \(pushID) AND state = 'queued'",
                 logger: self.logger)
             return canceled
         }

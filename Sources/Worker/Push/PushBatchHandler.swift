@@ -51,12 +51,9 @@ struct PushBatchHandler: JobHandler {
             chunk = try await self.select(push, after: batch.cursor ?? batch.lower, upTo: batch.upper)
             self.phase("select", since: &clock)
         }
-        var checkState = first == nil  // a chunk handed in comes from a caller that has just made the push "sending"
+        // The batch was read as queued (or handed in by a caller that has just made it); recording a chunk answers
+        // whether it still is, so a cancel or a configuration error stops it after the chunk in flight.
         while let last = chunk.last {
-            if checkState {
-                guard try await self.ledger.state(of: push.id) == "sending" else { return }  // canceled or failed
-            }
-            checkState = true
             // The next chunk is read while this one is sent and recorded: its channels all come after this
             // chunk's, so nothing recorded here changes what it reads.
             let full = chunk.count == self.settings.chunkSize
@@ -66,14 +63,14 @@ struct PushBatchHandler: JobHandler {
                 chunk, last: last.channelID, push: push, topic: topic, credentials: credentials)
             self.phase("send", since: &clock)
             // A chunk shorter than a full one is the batch's last: the batch is finished in the same transaction.
-            try await self.ledger.record(outcome, push: push, seq: seq, lastOfBatch: !full)
+            let goesOn = try await self.ledger.record(outcome, push: push, seq: seq, lastOfBatch: !full)
             self.phase("record", since: &clock)
             self.count(outcome)
             if let reason = outcome.configurationError {
                 logger.error("push stopped: APNs refused its configuration", metadata: ["reason": "\(reason)"])
                 return
             }
-            if !full { return }
+            if !full || !goesOn { return }
             chunk = try await following
             self.phase("select", since: &clock)  // only the part the send and record did not hide
         }

@@ -1,0 +1,49 @@
+import Foundation
+import Testing
+
+@Suite struct PushDeliveryCancelTests {
+    /// A DELETE during the fan-out stops every batch after the chunk it has in flight. The DELETE answers what was
+    /// left at that moment; chunks that were in flight then are counted as sent once recorded, so in the end every
+    /// target is sent or canceled, never both, and APNs saw exactly the sent ones.
+    @Test func aCancelMidFanOutStopsTheBatchesAndEveryTargetIsSentOrCanceled() async throws {
+        let environment = ["PUSH_BATCH_SIZE": "200", "PUSH_CHUNK_SIZE": "50", "WORKER_CONCURRENCY": "2"]
+        try await EndToEndHarness.run(environment: environment) { e2e in
+            try await e2e.gateway.seedActivities(appKey: e2e.app.key, count: 1000)
+            try await e2e.simulator.configure(["latency_ms": 100])
+            let id = try await e2e.send(PushDeliveryFailureTests.update(1_800_000_001))
+            var sent = 0
+            for _ in 0..<300 where sent == 0 {
+                try await Task.sleep(for: .milliseconds(20))
+                sent = try await Self.counts(e2e, id)["sent"] ?? 0
+            }
+            #expect(sent > 0, "nothing was sent before the cancel")
+            let canceled = try await e2e.gateway.request(.delete, "/api/pushes/\(id)", auth: e2e.app.server)
+            let answered = canceled.json["canceled"] as? Int ?? -1
+            #expect(answered > 0 && answered <= 1000 - sent, "\(canceled.text)")
+
+            // The chunks in flight at the DELETE settle: sent + canceled reaches the target count, and stays there.
+            var counts: [String: Int] = [:]
+            for _ in 0..<200 {
+                counts = try await Self.counts(e2e, id)
+                if (counts["sent"] ?? 0) + (counts["canceled"] ?? 0) == 1000 { break }
+                try await Task.sleep(for: .milliseconds(50))
+            }
+            try await Task.sleep(for: .milliseconds(300))
+            counts = try await Self.counts(e2e, id)
+            #expect(counts["targeted"] == 1000)
+            #expect((counts["sent"] ?? 0) + (counts["canceled"] ?? 0) == 1000, "\(counts)")
+            #expect((counts["canceled"] ?? 0) <= answered, "\(counts), the DELETE answered \(answered)")
+            // At most one chunk per job slot (two workers, two slots each) was in flight at the DELETE.
+            #expect((counts["canceled"] ?? 0) >= answered - 2 * 2 * 50, "\(counts): more than the chunks in flight")
+            let seen = try await e2e.acceptedByToken().values.reduce(0, +)
+            #expect(seen == counts["accepted"], "APNs accepted \(seen), the report says \(counts)")
+            let report = try await e2e.finished(id)
+            #expect(report["state"] as? String == "canceled")
+        }
+    }
+
+    static func counts(_ e2e: EndToEndHarness, _ id: String) async throws -> [String: Int] {
+        let report = try await e2e.gateway.request(.get, "/api/pushes/\(id)", auth: e2e.app.server)
+        return (report.json["push"] as? [String: Any])?["counts"] as? [String: Int] ?? [:]
+    }
+}
