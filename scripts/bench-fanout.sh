@@ -30,9 +30,17 @@ cleanup() {
 }
 trap cleanup EXIT
 cpu_of() { awk '{ print ($14 + $15) / 100 }' "/proc/$1/stat"; }
+# This PostgreSQL's CPU in seconds: utime + stime of its postmaster and every child, in clock ticks (`ps -o times`
+# rounds each process down to whole seconds, which with a dozen backends under-counted by up to that many seconds).
+pg_cpu() {
+    local main
+    main=$(head -n 1 "$work/pg/postmaster.pid")
+    for p in $main $(pgrep -P "$main"); do cat "/proc/$p/stat" 2>/dev/null; done |
+        awk -v hz="$(getconf CLK_TCK)" '{ sub(/^.*\) /, ""); s += $12 + $13 } END { print s / hz }'
+}
 
 scripts/pg.sh start "$work/pg" "$pg_port" --ephemeral >/dev/null
-export DATABASE_URL="postgres://postgres@127.0.0.1:$pg_port/postgres" MIGRATIONS_DIR="$PWD/sql"
+export DATABASE_URL="postgres://postgres@127.0.0.1:$pg_port/postgres" MIGRATIONS_DIR="${MIGRATIONS_DIR:-$PWD/sql}"
 export ADMIN_TOKEN=$(openssl rand -hex 24) MASTER_KEY=$(openssl rand -base64 32) LOG_LEVEL=warning
 # pg_stat_statements (from postgresql-contrib, in the server package) says which statements PostgreSQL's time went to.
 # shared_buffers as a production server would have it (a quarter of memory is the usual advice): PostgreSQL's 128 MB
@@ -96,7 +104,7 @@ cpu_before=()
 for p in "${wpids[@]}"; do cpu_before+=("$(cpu_of "$p")"); done
 sim_pid=${pids[0]}
 sim_before=$(cpu_of "$sim_pid")
-pg_before=$(ps -u lagw-postgres -o times= 2>/dev/null | awk '{ s += $1 } END { print s + 0 }')
+pg_before=$(pg_cpu)
 
 psql -q "$DATABASE_URL" -c "SELECT pg_stat_statements_reset()" >/dev/null
 json_push_id() { sed -n 's/.*"push_ids":\["\([^"]*\)".*/\1/p'; }
@@ -154,7 +162,7 @@ done
 awk '{ split($1, a, "phase=\""); split(a[2], b, "\""); if ($1 ~ /_sum/) s[b[1]] += $2; else c[b[1]] += $2 }
      END { for (k in s) printf "     %-7s %8.1f s over %d runs\n", k, s[k], c[k] }' "$work/phases.txt"
 echo "   simulator CPU: $(awk -v a="$(cpu_of "$sim_pid")" -v b="$sim_before" 'BEGIN { printf "%.1f", a - b }') s"
-echo "   postgres CPU: $(ps -u lagw-postgres -o times= 2>/dev/null | awk -v b="$pg_before" '{ s += $1 } END { printf "%.1f", s - b }') s"
+echo "   postgres CPU: $(awk -v a="$(pg_cpu)" -v b="$pg_before" 'BEGIN { printf "%.1f", a - b }') s"
 echo "   postgres statements by total time (pg_stat_statements):"
 psql -qAt "$DATABASE_URL" -F ' ' -c "
 SELECT lpad(round((total_exec_time / 1000)::numeric, 1)::text, 6) || ' s ' || lpad(calls::text, 8) || ' calls '

@@ -31,7 +31,7 @@ cleanup() {
 trap cleanup EXIT
 
 scripts/pg.sh start "$work/pg" "$pg_port" --ephemeral >/dev/null
-export DATABASE_URL="postgres://postgres@127.0.0.1:$pg_port/postgres" MIGRATIONS_DIR="$PWD/sql"
+export DATABASE_URL="postgres://postgres@127.0.0.1:$pg_port/postgres" MIGRATIONS_DIR="${MIGRATIONS_DIR:-$PWD/sql}"
 export ADMIN_TOKEN=$(openssl rand -hex 24) MASTER_KEY=$(openssl rand -base64 32) LOG_LEVEL=warning
 export DATABASE_POOL_SIZE=${DATABASE_POOL_SIZE:-16}
 "$bin/gateway" migrate >/dev/null
@@ -80,7 +80,14 @@ response = function(status) statuses[status] = (statuses[status] or 0) + 1 end
 LUA
 echo "== wrk: $CONNECTIONS connections, ~$RATE req/s target (each connection waits ${delay_ms} ms between requests), $DURATION"
 cpu_of() { awk '{ print ($14 + $15) / 100 }' "/proc/$1/stat"; }
-pg_cpu() { ps -u lagw-postgres -o times= 2>/dev/null | awk '{ s += $1 } END { print s + 0 }'; }
+# This PostgreSQL's CPU in seconds: utime + stime of its postmaster and every child, in clock ticks (`ps -o times`
+# rounds each process down to whole seconds, which with a dozen backends under-counted by up to that many seconds).
+pg_cpu() {
+    local main
+    main=$(head -n 1 "$work/pg/postmaster.pid")
+    for p in $main $(pgrep -P "$main"); do cat "/proc/$p/stat" 2>/dev/null; done |
+        awk -v hz="$(getconf CLK_TCK)" '{ sub(/^.*\) /, ""); s += $12 + $13 } END { print s / hz }'
+}
 gw_before=$(cpu_of "$gw_pid")
 pg_before=$(pg_cpu)
 wrk -t2 -c"$CONNECTIONS" -d"$DURATION" --latency -s "$work/track.lua" "http://127.0.0.1:$gw_port" | tee "$work/wrk.txt" |
