@@ -17,25 +17,20 @@ public struct PostgresPushStore: PushStore {
     {
         let accepted = PushAccepted(operationID: UUID(), pushIDs: pushes.map { _ in UUID() })
         let rows = try Self.rows(pushes, timestamp: Int64(now.timeIntervalSince1970))
-        return try await self.database.transaction { connection in
-            guard
-                try await Self.insertOperation(
-                    accepted, appID: appID, idempotencyKey: idempotencyKey, on: connection, logger: self.logger)
-            else {
-                let rows = try await connection.query(
-                    """
-                    SELECT response::text FROM push_operations
-                    WHERE app_id = \(appID) AND idempotency_key = \(idempotencyKey)
-                    """,
-                    logger: self.logger)
-                for try await stored in rows.decode(String.self) {
-                    return (try JSONDecoder().decode(PushAccepted.self, from: Data(stored.utf8)), true)
-                }
-                throw PushStoreError.idempotencyRace
-            }
-            try await Self.insertPushes(rows, accepted: accepted, appID: appID, on: connection, logger: self.logger)
+        // One statement (atomic by itself): a sender's push reaches the queue in one round trip, not five.
+        let insert = try Self.insert(rows, accepted: accepted, appID: appID, idempotencyKey: idempotencyKey)
+        if try await Self.inserted(self.database.client.query(insert, logger: self.logger)) {
             return (accepted, false)
         }
+        let stored = try await self.database.client.query(
+            """
+            SELECT response::text FROM push_operations WHERE app_id = \(appID) AND idempotency_key = \(idempotencyKey)
+            """,
+            logger: self.logger)
+        for try await response in stored.decode(String.self) {
+            return (try JSONDecoder().decode(PushAccepted.self, from: Data(response.utf8)), true)
+        }
+        throw PushStoreError.idempotencyRace
     }
 
     /// What a push row needs, encoded before any transaction starts.
@@ -59,58 +54,66 @@ public struct PostgresPushStore: PushStore {
         return rows
     }
 
-    /// False when the idempotency key was used before (nothing inserted).
-    static func insertOperation(
-        _ accepted: PushAccepted, appID: Int64, idempotencyKey: String?, on connection: PostgresConnection,
-        logger: Logger
+    /// Inserts an operation, its pushes and their fan-out jobs inside the caller's transaction. False when the
+    /// idempotency key was used before (nothing inserted).
+    @discardableResult
+    static func insert(
+        _ rows: Rows, accepted: PushAccepted, appID: Int64, idempotencyKey: String? = nil, scheduleIDs: [UUID]? = nil,
+        on connection: PostgresConnection, logger: Logger
     ) async throws -> Bool {
-        let response = String(decoding: try JSONEncoder().encode(accepted), as: UTF8.self)
-        let inserted = try await connection.query(
-            """
-            INSERT INTO push_operations (id, app_id, idempotency_key, response)
-            VALUES (\(accepted.operationID), \(appID), \(idempotencyKey), \(response)::jsonb)
-            ON CONFLICT (app_id, idempotency_key) WHERE idempotency_key IS NOT NULL DO NOTHING
-            RETURNING id
-            """,
-            logger: logger
-        ).collect()
-        return !inserted.isEmpty
+        let query = try Self.insert(
+            rows, accepted: accepted, appID: appID, idempotencyKey: idempotencyKey, scheduleIDs: scheduleIDs)
+        return try await Self.inserted(connection.query(query, logger: logger))
     }
 
-    /// Inserts the pushes of an operation and queues their fan-out, inside the caller's transaction.
-    static func insertPushes(
-        _ rows: Rows, accepted: PushAccepted, appID: Int64, scheduleIDs: [UUID]? = nil,
-        on connection: PostgresConnection,
-        logger: Logger
-    ) async throws {
+    /// One statement: the operation (unless its idempotency key was used before), then its pushes and one fan-out job
+    /// each, only if the operation went in. Answers one row: whether it did.
+    static func insert(
+        _ rows: Rows, accepted: PushAccepted, appID: Int64, idempotencyKey: String?, scheduleIDs: [UUID]? = nil
+    ) throws -> PostgresQuery {
+        let response = String(decoding: try JSONEncoder().encode(accepted), as: UTF8.self)
         let pushes = rows.pushes
         let schedules =
             (scheduleIDs ?? []).map { $0.uuidString }
             + Array(repeating: "", count: max(0, pushes.count - (scheduleIDs?.count ?? 0)))
-        try await connection.query(
+        let job = JobRequest(kind: PushJobs.fanout, appID: appID, priority: 1)
+        return """
+            WITH op AS (
+                INSERT INTO push_operations (id, app_id, idempotency_key, response)
+                VALUES (\(accepted.operationID), \(appID), \(idempotencyKey), \(response)::jsonb)
+                ON CONFLICT (app_id, idempotency_key) WHERE idempotency_key IS NOT NULL DO NOTHING
+                RETURNING id
+            ),
+            inserted AS (
+                INSERT INTO pushes (id, app_id, operation_id, event, activity_name, attributes_type, audience, request,
+                                    apns_payload, apns_timestamp, apns_priority, campaign_categories, schedule_id)
+                SELECT x.id, \(appID), op.id, event, nullif(name, ''), nullif(type, ''), audience::jsonb,
+                       request::jsonb, payload, ts, priority, string_to_array(categories, E'\\x1f'),
+                       nullif(schedule, '')::uuid
+                FROM op, unnest(\(accepted.pushIDs)::uuid[], \(pushes.map { $0.liveActivity.event.rawValue })::text[],
+                            \(pushes.map { $0.liveActivity.name ?? "" })::text[],
+                            \(pushes.map { $0.liveActivity.attributesType ?? "" })::text[], \(rows.audiences)::text[],
+                            \(rows.requests)::text[], \(rows.payloads)::bytea[],
+                            \(pushes.map { $0.liveActivity.timestamp ?? rows.timestamp })::int8[],
+                            \(pushes.map { Int16($0.liveActivity.priority) })::int2[],
+                            \(pushes.map { $0.campaignCategories.joined(separator: "\u{1f}") })::text[],
+                            \(schedules)::text[])
+                    AS x(id, event, name, type, audience, request, payload, ts, priority, categories, schedule)
+                RETURNING id
+            ),
+            queued AS (
+                INSERT INTO jobs (kind, app_id, payload, priority, run_at, max_attempts)
+                SELECT \(job.kind), \(appID), jsonb_build_object('push_id', id), \(job.priority), now(),
+                       \(job.maxAttempts)
+                FROM inserted
+            )
+            SELECT count(*) FROM op
             """
-            INSERT INTO pushes (id, app_id, operation_id, event, activity_name, attributes_type, audience, request,
-                                apns_payload, apns_timestamp, apns_priority, campaign_categories, schedule_id)
-            SELECT id, \(appID), \(accepted.operationID), event, nullif(name, ''), nullif(type, ''), audience::jsonb,
-                   request::jsonb, payload, ts, priority, string_to_array(categories, E'\\x1f'), nullif(schedule, '')::uuid
-            FROM unnest(\(accepted.pushIDs)::uuid[], \(pushes.map { $0.liveActivity.event.rawValue })::text[],
-                        \(pushes.map { $0.liveActivity.name ?? "" })::text[],
-                        \(pushes.map { $0.liveActivity.attributesType ?? "" })::text[], \(rows.audiences)::text[],
-                        \(rows.requests)::text[], \(rows.payloads)::bytea[],
-                        \(pushes.map { $0.liveActivity.timestamp ?? rows.timestamp })::int8[],
-                        \(pushes.map { Int16($0.liveActivity.priority) })::int2[],
-                        \(pushes.map { $0.campaignCategories.joined(separator: "\u{1f}") })::text[], \(schedules)::text[])
-                AS x(id, event, name, type, audience, request, payload, ts, priority, categories, schedule)
-            """,
-            logger: logger
-        )
-        _ = try await PostgresJobQueue.enqueue(
-            accepted.pushIDs.map { id in
-                JobRequest(
-                    kind: PushJobs.fanout, appID: appID, payload: #"{"push_id":"\#(id.uuidString.lowercased())"}"#,
-                    priority: 1)
-            },
-            on: connection, logger: logger)
+    }
+
+    private static func inserted(_ rows: PostgresRowSequence) async throws -> Bool {
+        for try await count in rows.decode(Int64.self) { return count > 0 }
+        return false
     }
 
     public func report(appID: Int64, pushID: UUID) async throws -> PushReport? {

@@ -67,9 +67,7 @@ public struct IdleActivityEnder: JobHandler {
                         campaignCategories: ["idle_end"])
                 }
                 let accepted = PushAccepted(operationID: UUID(), pushIDs: pushes.map { _ in UUID() })
-                _ = try await PostgresPushStore.insertOperation(
-                    accepted, appID: appID, idempotencyKey: nil, on: connection, logger: logger)
-                try await PostgresPushStore.insertPushes(
+                try await PostgresPushStore.insert(
                     try PostgresPushStore.rows(pushes, timestamp: timestamp), accepted: accepted, appID: appID,
                     on: connection, logger: logger)
                 try await connection.query(

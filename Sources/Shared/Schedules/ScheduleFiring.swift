@@ -76,12 +76,9 @@ public struct ScheduleFiring: JobHandler {
             var fired: [(UUID, UUID)] = []
             for (appID, group) in Dictionary(grouping: due, by: \.appID) {
                 let accepted = PushAccepted(operationID: UUID(), pushIDs: group.map { _ in UUID() })
-                _ = try await PostgresPushStore.insertOperation(
-                    accepted, appID: appID, idempotencyKey: nil, on: connection, logger: logger)
-                try await PostgresPushStore.insertPushes(
+                try await PostgresPushStore.insert(
                     try PostgresPushStore.rows(group.map(\.push), timestamp: timestamp), accepted: accepted,
-                    appID: appID,
-                    scheduleIDs: group.map(\.id), on: connection, logger: logger)
+                    appID: appID, scheduleIDs: group.map(\.id), on: connection, logger: logger)
                 fired += zip(group.map(\.id), accepted.pushIDs).map { ($0, $1) }
             }
             if !fired.isEmpty {
