@@ -24,9 +24,8 @@ import Testing
             // What a worker does (no worker runs here): read the push, make its one batch, select the chunk.
             let ledger = DeliveryLedger(database: gw.database)
             let push = try #require(try await ledger.push(pushID))
-            #expect(try await ledger.recordInlineFanout(push: push, total: 3))
-            let targets = try await push.targets.chunk(
-                after: nil, upTo: nil, limit: 10, on: gw.database.client, logger: gw.database.logger)
+            let (targets, inline) = try await ledger.firstChunk(of: push, limit: 10)
+            #expect(inline)
             #expect(targets.count == 3 && targets.allSatisfy { !$0.row.isEmpty })
 
             // Instance 2 rotates its token while the chunk is out: its row moves.

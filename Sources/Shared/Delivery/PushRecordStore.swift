@@ -24,7 +24,7 @@ public struct PushBatch: Sendable {
     public var state: String
     public var sentByFanout: Bool
 
-    /// The one batch of a push that its fan-out job sends itself, as `recordInlineFanout` wrote it.
+    /// The one batch of a push that its fan-out job sends itself, as `firstChunk(of:limit:)` recorded it.
     public static func inline(pushID: UUID) -> PushBatch {
         PushBatch(
             pushID: pushID, seq: 0, lower: nil, upper: nil, cursor: nil, state: "queued", sentByFanout: true)
@@ -106,24 +106,43 @@ public struct DeliveryLedger: Sendable {
         }
     }
 
-    /// Records the fan-out of a push whose `total` (> 0) targets fit in one chunk that the fan-out job sends itself:
-    /// the push becomes `sending` with one batch, in one statement (one round trip on a single update's way to APNs).
-    /// False when another run already did.
-    public func recordInlineFanout(push: PushForDelivery, total: Int) async throws -> Bool {
-        let rows = try await self.database.client.query(
-            """
-            WITH claimed AS (
-                UPDATE pushes SET state = 'sending', batches_total = 1, targeted = \(Int64(total)), started_at = now()
-                WHERE id = \(push.id) AND state = 'queued'
-                RETURNING id
-            )
-            INSERT INTO push_batches (push_id, seq, lower_channel, upper_channel, targets, sent_by_fanout)
-            SELECT id, 0, NULL, NULL, \(Int32(total)), true FROM claimed
-            RETURNING seq
-            """,
-            logger: self.logger)
-        for try await _ in rows.decode(Int32.self) { return true }
-        return false
+    /// Reads the push's first targets (up to `limit` + 1) and, when there are 1 to `limit` of them, records in the same
+    /// statement the fan-out of a push that its fan-out job sends itself: the push becomes `sending` with one batch.
+    /// One round trip on a single update's way to APNs. `inline` is false when there are no targets, more than
+    /// `limit`, or another run already recorded the push.
+    public func firstChunk(of push: PushForDelivery, limit: Int) async throws
+        -> (targets: [PushTargets.Target], inline: Bool)
+    {
+        var sql = SQLBuilder()
+        let first = push.targets.chunkSelect(&sql, after: nil, upTo: nil, limit: limit + 1)
+        let (id, most) = (sql.bind(push.id), sql.bind(limit))
+        let query = PostgresQuery(
+            unsafeSQL: """
+                WITH first AS (\(first)),
+                total AS (SELECT count(*)::int4 AS n FROM first),
+                claimed AS (
+                    UPDATE pushes SET state = 'sending', batches_total = 1, targeted = total.n, started_at = now()
+                    FROM total
+                    WHERE pushes.id = \(id) AND pushes.state = 'queued' AND total.n BETWEEN 1 AND \(most)
+                    RETURNING total.n
+                ),
+                batch AS (
+                    INSERT INTO push_batches (push_id, seq, lower_channel, upper_channel, targets, sent_by_fanout)
+                    SELECT \(id), 0, NULL, NULL, n, true FROM claimed
+                )
+                SELECT first.*, (SELECT count(*) FROM claimed) FROM first ORDER BY first.channel_id
+                """, binds: sql.binds)
+        var targets: [PushTargets.Target] = []
+        var inline = false
+        let rows = try await self.database.client.query(query, logger: self.logger)
+        for try await (channel, instance, row, token, last, claimed) in rows.decode(
+            (UUID, Int64, String, String, Int64?, Int64).self)
+        {
+            targets.append(
+                .init(channelID: channel, instanceID: instance, row: row, token: token, lastTimestamp: last))
+            inline = claimed > 0
+        }
+        return (targets, inline)
     }
 
     public func batch(pushID: UUID, seq: Int32) async throws -> PushBatch? {

@@ -137,24 +137,28 @@ public struct PushTargets: Sendable {
         -> [Target]
     {
         var sql = SQLBuilder()
+        let select = self.chunkSelect(&sql, after: after, upTo: upTo, limit: limit)
+        var targets: [Target] = []
+        targets.reserveCapacity(limit)
+        let rows = try await client.query(PostgresQuery(unsafeSQL: select, binds: sql.binds), logger: logger)
+        for try await (channel, id, row, token, last) in rows.decode((UUID, Int64, String, String, Int64?).self) {
+            targets.append(Target(channelID: channel, instanceID: id, row: row, token: token, lastTimestamp: last))
+        }
+        return targets
+    }
+
+    /// The select of the next `limit` targets with channel ids in (after, upTo], in channel order; its columns are
+    /// `channel_id, instance_id, row_ref, token, last_timestamp`, as `Target` has them.
+    func chunkSelect(_ sql: inout SQLBuilder, after: UUID?, upTo: UUID?, limit: Int) -> String {
         let source = self.source(&sql)
         var range = ""
         if let after { range += " AND t.channel_id > \(sql.bind(after))" }
         if let upTo { range += " AND t.channel_id <= \(sql.bind(upTo))" }
         let columns =
             self.isStart
-            ? "t.channel_id, 0::int8, '', t.token, NULL::int8"
-            : "t.channel_id, t.id, t.ctid::text, t.push_token, t.last_apns_timestamp"
-        let query = PostgresQuery(
-            unsafeSQL: "SELECT \(columns) \(source)\(range) ORDER BY t.channel_id LIMIT \(sql.bind(limit))",
-            binds: sql.binds)
-        var targets: [Target] = []
-        targets.reserveCapacity(limit)
-        for try await (channel, id, row, token, last) in try await client.query(query, logger: logger).decode(
-            (UUID, Int64, String, String, Int64?).self)
-        {
-            targets.append(Target(channelID: channel, instanceID: id, row: row, token: token, lastTimestamp: last))
-        }
-        return targets
+            ? "t.channel_id, 0::int8 AS instance_id, ''::text AS row_ref, t.token, NULL::int8 AS last_timestamp"
+            : "t.channel_id, t.id AS instance_id, t.ctid::text AS row_ref, t.push_token AS token,"
+                + " t.last_apns_timestamp AS last_timestamp"
+        return "SELECT \(columns) \(source)\(range) ORDER BY t.channel_id LIMIT \(sql.bind(limit))"
     }
 }

@@ -29,16 +29,15 @@ struct PushFanoutHandler: JobHandler {
         let started = ContinuousClock.now
         // Most pushes are small (one activity, one user): reading the first chunk settles whether the push fits in
         // one, and then that chunk is what gets sent, with no count of the audience and no second read.
-        let first = try await push.targets.chunk(
-            after: nil, upTo: nil, limit: self.settings.chunkSize + 1, on: self.database.client,
-            logger: self.database.logger)
+        // A push that fits in one chunk is recorded as sending, with its one batch, by the same statement.
+        let (first, inline) = try await self.ledger.firstChunk(of: push, limit: self.settings.chunkSize)
         if first.count <= self.settings.chunkSize {
             self.resolved(since: started)
             let recorded =
                 first.isEmpty
                 ? try await self.ledger.recordFanout(
                     push: push, boundaries: [], total: 0, batchSize: self.settings.batchSize)
-                : try await self.ledger.recordInlineFanout(push: push, total: first.count)
+                : inline
             logger.debug(
                 "push resolved to one chunk", metadata: ["app_id": "\(push.appID)", "targeted": "\(first.count)"])
             guard recorded, !first.isEmpty else { return }
