@@ -107,7 +107,6 @@ extension DeliveryLedger {
     static func stampAndCount(_ outcome: ChunkOutcome, push: PushForDelivery, seq: Int32) -> PostgresQuery {
         let stamped = push.targets.event == .start ? [] : outcome.accepted
         let ends = push.targets.event == .end ? ", state = 'ended', ended_reason = 'end_pushed', ended_at = now()" : ""
-        let processed = Int64(outcome.processed)
         return """
             WITH targets AS (
                 SELECT * FROM unnest(\(stamped.map(\.row))::text[]::tid[], \(stamped.map(\.instanceID))::int8[])
@@ -132,7 +131,8 @@ extension DeliveryLedger {
                 sent = sent + \(Int64(outcome.sent)), accepted = accepted + \(Int64(outcome.accepted.count)),
                 failed = failed + \(Int64(outcome.failures.count)), skipped = skipped + \(Int64(outcome.skipped)),
                 first_request_at = least(first_request_at, \(outcome.sent > 0 ? outcome.sendStartedAt : nil)),
-                canceled = CASE WHEN state = 'stopped' THEN greatest(canceled - \(processed), 0) ELSE canceled END
+                canceled = CASE WHEN state = 'stopped' THEN greatest(canceled - \(Int64(outcome.processed)), 0)
+                           ELSE canceled END
             WHERE push_id = \(push.id) AND seq = \(seq)
             RETURNING state
             """

@@ -96,10 +96,10 @@ public struct DeliveryLedger: Sendable {
                 FROM unnest(\(lowers)::text[], \(uppers)::text[], \(sizes)::int4[]) WITH ORDINALITY AS x(lo, hi, n, seq)
                 """,
                 logger: self.logger)
-            let id = push.id.uuidString.lowercased()
             _ = try await PostgresJobQueue.enqueue(
                 (0..<count).map { seq in
-                    JobRequest(kind: PushJobs.batch, appID: push.appID, payload: #"{"push_id":"\#(id)","seq":\#(seq)}"#)
+                    JobRequest(
+                        kind: PushJobs.batch, appID: push.appID, payload: PushJobs.payload(pushID: push.id, seq: seq))
                 },
                 on: connection, logger: self.logger)
             return true

@@ -18,7 +18,7 @@ public struct PostgresPushStore: PushStore {
         let accepted = PushAccepted(operationID: UUID(), pushIDs: pushes.map { _ in UUID() })
         let rows = try Self.rows(pushes, timestamp: Int64(now.timeIntervalSince1970))
         // One statement (atomic by itself): a sender's push reaches the queue in one round trip, not five.
-        let insert = try Self.insert(rows, accepted: accepted, appID: appID, idempotencyKey: idempotencyKey)
+        let insert = try Self.insertStatement(rows, accepted: accepted, appID: appID, idempotencyKey: idempotencyKey)
         if try await Self.inserted(self.database.client.query(insert, logger: self.logger)) {
             return (accepted, false)
         }
@@ -61,14 +61,14 @@ public struct PostgresPushStore: PushStore {
         _ rows: Rows, accepted: PushAccepted, appID: Int64, idempotencyKey: String? = nil, scheduleIDs: [UUID]? = nil,
         on connection: PostgresConnection, logger: Logger
     ) async throws -> Bool {
-        let query = try Self.insert(
+        let query = try Self.insertStatement(
             rows, accepted: accepted, appID: appID, idempotencyKey: idempotencyKey, scheduleIDs: scheduleIDs)
         return try await Self.inserted(connection.query(query, logger: logger))
     }
 
     /// One statement: the operation (unless its idempotency key was used before), then its pushes and one fan-out job
     /// each, only if the operation went in. Answers one row: whether it did.
-    static func insert(
+    static func insertStatement(
         _ rows: Rows, accepted: PushAccepted, appID: Int64, idempotencyKey: String?, scheduleIDs: [UUID]? = nil
     ) throws -> PostgresQuery {
         let response = String(decoding: try JSONEncoder().encode(accepted), as: UTF8.self)
@@ -99,13 +99,11 @@ public struct PostgresPushStore: PushStore {
                             \(pushes.map { $0.campaignCategories.joined(separator: "\u{1f}") })::text[],
                             \(schedules)::text[])
                     AS x(id, event, name, type, audience, request, payload, ts, priority, categories, schedule)
-                RETURNING id
             ),
             queued AS (
                 INSERT INTO jobs (kind, app_id, payload, priority, run_at, max_attempts)
-                SELECT \(job.kind), \(appID), jsonb_build_object('push_id', id), \(job.priority), now(),
-                       \(job.maxAttempts)
-                FROM inserted
+                SELECT \(job.kind), \(appID), p::jsonb, \(job.priority), now(), \(job.maxAttempts)
+                FROM op, unnest(\(accepted.pushIDs.map { PushJobs.payload(pushID: $0) })::text[]) AS j(p)
             )
             SELECT count(*) FROM op
             """

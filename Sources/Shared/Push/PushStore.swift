@@ -75,4 +75,10 @@ public protocol PushStore: Sendable {
 public enum PushJobs {
     public static let fanout = "push.fanout"
     public static let batch = "push.batch"
+
+    /// A push job's payload: the push, and for a batch job its sequence number (the worker's `JobPayload` reads it).
+    public static func payload(pushID: UUID, seq: Int? = nil) -> String {
+        let id = pushID.uuidString.lowercased()
+        return seq.map { #"{"push_id":"\#(id)","seq":\#($0)}"# } ?? #"{"push_id":"\#(id)"}"#
+    }
 }
