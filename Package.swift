@@ -102,7 +102,10 @@ let package = Package(
         ),
         .testTarget(
             name: "SharedTests",
-            dependencies: ["Shared", .product(name: "NIOEmbedded", package: "swift-nio")],
+            dependencies: [
+                "Shared", .product(name: "NIOEmbedded", package: "swift-nio"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+            ],
             swiftSettings: swiftSettings
         ),
         .testTarget(

@@ -81,7 +81,7 @@ func buildGateway(configuration: GatewayConfiguration) async throws -> ServiceGr
     var logger = Logger(label: "gateway")
     logger.logLevel = configuration.logLevel
     let database = Database(
-        url: configuration.databaseURL, maxConnections: configuration.databasePoolSize,
+        url: configuration.databaseURL, maxConnections: configuration.databasePoolSize, fixedSize: true,
         logger: Logger(label: "gateway.postgres"))
     let dependencies = GatewayDependencies(database: database, masterKey: configuration.masterKey)
     let app = buildApplication(configuration: configuration, dependencies: dependencies, logger: logger)

@@ -60,7 +60,7 @@ func buildWorker(configuration: WorkerConfiguration) async throws -> ServiceGrou
     var logger = Logger(label: "worker")
     logger.logLevel = configuration.logLevel
     let database = Database(
-        url: configuration.databaseURL, maxConnections: configuration.databasePoolSize,
+        url: configuration.databaseURL, maxConnections: configuration.databasePoolSize, fixedSize: true,
         logger: Logger(label: "worker.postgres"))
     let registry = PrometheusCollectorRegistry()
     let metrics = PrometheusMetricsFactory(registry: registry)

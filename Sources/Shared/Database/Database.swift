@@ -13,10 +13,12 @@ public struct Database: Sendable {
         self.logger = logger
     }
 
-    public init(url: DatabaseURL, maxConnections: Int, logger: Logger) {
+    /// `fixedSize`: open all `maxConnections` at start and keep them (servers); otherwise open on demand (tools, tests).
+    public init(url: DatabaseURL, maxConnections: Int, fixedSize: Bool = false, logger: Logger) {
         self.init(
             client: PostgresClient(
-                configuration: url.clientConfiguration(maxConnections: maxConnections), backgroundLogger: logger),
+                configuration: url.clientConfiguration(maxConnections: maxConnections, fixedSize: fixedSize),
+                backgroundLogger: logger),
             logger: logger
         )
     }
