@@ -56,7 +56,7 @@ pids+=($!)
 GATEWAY_PORT=$gw_port DATABASE_POOL_SIZE=8 "$bin/gateway" serve >"$work/gateway.log" 2>&1 &
 pids+=($!)
 for _ in $(seq 50); do curl -fs "http://127.0.0.1:$gw_port/readyz" >/dev/null && curl -fs "http://127.0.0.1:$sim_admin/stats" >/dev/null && break; sleep 0.2; done
-curl -fsS -X POST "http://127.0.0.1:$sim_admin/config" -d '{"record":false}' >/dev/null
+curl -fsS -X POST "http://127.0.0.1:$sim_admin/config" -d '{"record":false,"count_tokens":false}' >/dev/null
 
 openssl genpkey -algorithm EC -pkeyopt ec_paramgen_curve:P-256 -out "$work/key.p8" 2>/dev/null
 pem=$(awk 'BEGIN { ORS = "" } { print $0 "\\n" }' "$work/key.p8")

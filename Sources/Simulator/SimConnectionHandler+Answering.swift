@@ -61,9 +61,9 @@ extension SimConnectionHandler {
                     headers: request.head.headers, body: Data(body.readableBytesView),
                     receivedAt: Date().timeIntervalSince1970)
                 : nil
-            self.state.accepted(token: lowerToken ?? "", record: record)
+            self.state.accepted(token: lowerToken ?? "", countToken: knobs.countTokens, record: record)
         case .reject(let reason):
-            self.state.rejected(token: lowerToken, reason: reason.name)
+            self.state.rejected(token: knobs.countTokens ? lowerToken : nil, reason: reason.name)
         }
         if knobs.latencyMs > 0, let context = self.context {
             context.eventLoop.assumeIsolated().scheduleTask(in: .milliseconds(Int64(knobs.latencyMs))) {
