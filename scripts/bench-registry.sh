@@ -33,7 +33,9 @@ trap cleanup EXIT
 scripts/pg.sh start "$work/pg" "$pg_port" --ephemeral >/dev/null
 export DATABASE_URL="postgres://postgres@127.0.0.1:$pg_port/postgres" MIGRATIONS_DIR="${MIGRATIONS_DIR:-$PWD/sql}"
 export ADMIN_TOKEN=$(openssl rand -hex 24) MASTER_KEY=$(openssl rand -base64 32) LOG_LEVEL=warning
-export DATABASE_POOL_SIZE=${DATABASE_POOL_SIZE:-16}
+# Four connections per core: on 2 cores, 8 gave p99 29 ms where 16 gave 41 ms (the same throughput, fewer backends
+# contending for the CPUs); 4 lost throughput.
+export DATABASE_POOL_SIZE=${DATABASE_POOL_SIZE:-$((4 * $(nproc)))}
 "$bin/gateway" migrate >/dev/null
 GATEWAY_PORT=$gw_port "$bin/gateway" serve >"$work/gateway.log" 2>&1 &
 gw_pid=$!
