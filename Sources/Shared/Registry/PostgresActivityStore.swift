@@ -4,9 +4,11 @@ import PostgresNIO
 
 public struct PostgresActivityStore: ActivityStore {
     let database: Database
+    let trackBatcher: TrackBatcher
 
     public init(database: Database) {
         self.database = database
+        self.trackBatcher = TrackBatcher(client: database.client, logger: database.logger)
     }
 
     var logger: Logger { self.database.logger }
@@ -55,7 +57,8 @@ public struct PostgresActivityStore: ActivityStore {
     public func track(appID: Int64, channelID: UUID, name: String, _ tracking: ActivityTracking) async throws
         -> ActivityTrackDecision
     {
-        // Most calls take the lock-free path: one prepared statement (two for a replacement), no transaction. Calls
+        // Most calls take the lock-free path: one prepared statement (two for a replacement), no transaction, shared
+        // with the calls that come at the same time (`TrackBatcher`: one round trip for many under load). Calls
         // that lose a race there, and calls with an end time, run serialized: the same statements in a transaction,
         // after the channel row's lock, so they see what every call for the channel before them committed. A lock-free
         // call can still win a race against them; the transaction then runs again.
