@@ -51,8 +51,15 @@ final class TrackBatcher: Sendable {
             return try outcome.get()
         case .lead(let batch):
             let outcomes = await self.execute(batch.map(\.call))
+            // A statement that failed because this (leading) call was cancelled says nothing about the others:
+            // they run again on their own, as after a conflict.
+            let othersRetry = Task.isCancelled
             for (pending, outcome) in zip(batch, outcomes).dropFirst() {
-                pending.waiter.resume(returning: .done(outcome))
+                if othersRetry, case .failure = outcome {
+                    pending.waiter.resume(returning: .done(.success(nil)))
+                } else {
+                    pending.waiter.resume(returning: .done(outcome))
+                }
             }
             // Hand over before answering: the next batch must not wait for this call's response to be written.
             if let next = self.queue.withLock({ $0.batchFinished() }) {
