@@ -19,9 +19,9 @@ extension PostgresActivityStore {
         let call = TrackStatement.Call(appID: appID, channelID: channelID, name: name, tracking: tracking)
         let read: TrackStatement.Found??
         if let connection {
-            read = try await Self.run(TrackStatement(calls: [call]), on: connection, logger: self.logger).map {
-                $0.first?.found
-            }
+            read = try await Self.run(
+                TrackStatement(calls: [call]), on: connection, client: self.database.client, logger: self.logger
+            ).map { $0.first?.found }
         } else {
             read = try await self.trackBatcher.track(call)
         }
@@ -42,38 +42,29 @@ extension PostgresActivityStore {
             let replace = TrackReplaceStatement(
                 appID: appID, channelID: channelID, name: name, tracking: tracking, environment: found.environment,
                 replacing: id)
-            let rows =
-                if let connection {
-                    try await Self.run(replace, on: connection, logger: self.logger)
-                } else {
-                    try await Self.run(replace, on: self.database.client, logger: self.logger)
-                }
-            guard let rows else { return nil }
+            guard
+                let rows = try await Self.run(
+                    replace, on: connection, client: self.database.client, logger: self.logger)
+            else { return nil }
             return rows.first.map { (decision, $0) }
         }
     }
 
-    /// The statement's rows; nil when it hit a unique or foreign-key violation, that is, when the registry changed
-    /// under it.
+    /// The statement's rows, on `connection` or else on the pool; nil when it hit a unique or foreign-key violation,
+    /// that is, when the registry changed under it.
     static func run<Statement: PostgresPreparedStatement>(
-        _ statement: Statement, on connection: PostgresConnection, logger: Logger
+        _ statement: Statement, on connection: PostgresConnection?, client: PostgresClient, logger: Logger
     ) async throws -> [Statement.Row]? {
         do {
-            var rows: [Statement.Row] = []
-            for try await row in try await connection.execute(statement, logger: logger) { rows.append(row) }
-            return rows
-        } catch let error where error.isUniqueViolation || error.isForeignKeyViolation {
-            return nil
-        }
-    }
-
-    static func run<Statement: PostgresPreparedStatement>(
-        _ statement: Statement, on client: PostgresClient, logger: Logger
-    ) async throws -> [Statement.Row]? {
-        do {
-            var rows: [Statement.Row] = []
-            for try await row in try await client.execute(statement, logger: logger) { rows.append(row) }
-            return rows
+            let rows =
+                if let connection {
+                    try await connection.execute(statement, logger: logger)
+                } else {
+                    try await client.execute(statement, logger: logger)
+                }
+            var collected: [Statement.Row] = []
+            for try await row in rows { collected.append(row) }
+            return collected
         } catch let error where error.isUniqueViolation || error.isForeignKeyViolation {
             return nil
         }

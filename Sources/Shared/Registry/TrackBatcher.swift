@@ -72,8 +72,9 @@ final class TrackBatcher: Sendable {
     /// One outcome per call, in order. Never throws: an error is every call's outcome.
     private func execute(_ calls: [TrackStatement.Call]) async -> [Outcome] {
         do {
-            guard let rows = try await PostgresActivityStore.run(
-                TrackStatement(calls: calls), on: self.client, logger: self.logger)
+            guard
+                let rows = try await PostgresActivityStore.run(
+                    TrackStatement(calls: calls), on: nil, client: self.client, logger: self.logger)
             else { return Array(repeating: .success(nil), count: calls.count) }
             var outcomes = [Outcome](repeating: .success(.some(nil)), count: calls.count)
             for row in rows where outcomes.indices.contains(row.index) { outcomes[row.index] = .success(row.found) }
