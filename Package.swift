@@ -119,6 +119,7 @@ let package = Package(
                 "Shared", "Gateway", "Worker", "Simulator",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
             ],
             resources: [.copy("Fixtures")],
             swiftSettings: swiftSettings

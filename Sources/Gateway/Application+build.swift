@@ -18,7 +18,10 @@ struct GatewayDependencies: Sendable {
         self.apps = PostgresAppStore(database: database, masterKey: masterKey)
         self.credentials = CredentialCache(store: self.apps)
         self.registry = registry
-        self.metrics = PrometheusMetricsFactory(registry: registry)
+        var metrics = PrometheusMetricsFactory(registry: registry)
+        let calls = PostgresActivityStore.callsPerStatementHistogram
+        metrics.valueHistogramBuckets[calls.label] = calls.buckets
+        self.metrics = metrics
     }
 }
 
@@ -50,7 +53,7 @@ func buildApplication(
         middleware: TenantAuthMiddleware(credentials: dependencies.credentials, serverOnly: true))
     let device = api.group().add(
         middleware: TenantAuthMiddleware(credentials: dependencies.credentials, serverOnly: false))
-    let activities = PostgresActivityStore(database: dependencies.database)
+    let activities = PostgresActivityStore(database: dependencies.database, metrics: dependencies.metrics)
     ChannelRoutes(
         channels: PostgresChannelStore(database: dependencies.database),
         activities: activities,

@@ -1,4 +1,5 @@
 import Foundation
+import Prometheus
 import Shared
 import Testing
 
@@ -15,9 +16,11 @@ import Testing
             }
             let ownerID = try await gw.database.scalar("SELECT id FROM apps WHERE name = 'Demo'", as: Int64.self)
             let otherID = try await gw.database.scalar("SELECT id FROM apps WHERE name = 'Other'", as: Int64.self)
-            let store = PostgresActivityStore(database: gw.database)
-            // Per channel: a start, a rotation of it, a retry of that, and the other app's attempt (four waves, each
-            // 16 calls at once, so most calls wait for a statement and go in one with others).
+            let registry = PrometheusCollectorRegistry()
+            let store = PostgresActivityStore(
+                database: gw.database, metrics: PrometheusMetricsFactory(registry: registry))
+            // Three waves of 16 calls at once (most calls wait for a statement and go in one with others): a start
+            // per channel, a rotation, then a retry on odd channels and the other app's attempt on even ones.
             func wave(_ token: (Int) -> Int, app: @escaping @Sendable (Int) -> Int64) async throws -> [String] {
                 try await withThrowingTaskGroup(of: (Int, String).self) { group in
                     for (n, channel) in channels.enumerated() {
@@ -40,9 +43,16 @@ import Testing
             }
             #expect(try await wave({ $0 }, app: { _ in ownerID }) == Array(repeating: "started", count: 16))
             #expect(try await wave({ 100 + $0 }, app: { _ in ownerID }) == Array(repeating: "rotated", count: 16))
-            // Odd channels retry; even ones are tried by the other app, in the same waves.
+            // Odd channels retry; even ones are tried by the other app, in the same wave.
             let mixed = try await wave({ 100 + $0 }, app: { $0 % 2 == 0 ? otherID : ownerID })
             #expect(mixed == (0..<16).map { $0 % 2 == 0 ? "not found" : "unchanged" })
+
+            // Every call went through a statement, counted once (the count of statements depends on timing).
+            var text: [UInt8] = []
+            registry.emit(into: &text)
+            let sum = String(decoding: text, as: UTF8.self).split(separator: "\n")
+                .first { $0.hasPrefix("gateway_track_statement_calls_sum") }
+            #expect(sum?.split(separator: " ").last.flatMap { Double($0) } == 48, "\(String(describing: sum))")
 
             let tokens = try await gw.database.scalar(
                 """

@@ -1,15 +1,22 @@
 import Foundation
 import Logging
+import Metrics
 import PostgresNIO
 
 public struct PostgresActivityStore: ActivityStore {
     let database: Database
     let trackBatcher: TrackBatcher
 
-    public init(database: Database) {
+    /// `metrics`: where `gateway_track_statement_calls` (calls per shared track statement) goes.
+    public init(database: Database, metrics: any MetricsFactory = NOOPMetricsHandler.instance) {
         self.database = database
-        self.trackBatcher = TrackBatcher(client: database.client, logger: database.logger)
+        self.trackBatcher = TrackBatcher(client: database.client, logger: database.logger, metrics: metrics)
     }
+
+    /// Buckets for `gateway_track_statement_calls`, for a Prometheus factory's `valueHistogramBuckets`.
+    public static let callsPerStatementHistogram = (
+        label: TrackBatcher.callsPerStatementMetric, buckets: TrackBatcher.callsPerStatementBuckets
+    )
 
     var logger: Logger { self.database.logger }
 

@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import Metrics
 import PostgresNIO
 import Synchronization
 
@@ -29,14 +30,23 @@ final class TrackBatcher: Sendable {
         var name: String
     }
 
+    /// The name of the histogram of calls per statement (its sum: calls; its count: statements).
+    static let callsPerStatementMetric = "gateway_track_statement_calls"
+    /// Its buckets: powers of two up to the largest batch.
+    static let callsPerStatementBuckets: [Double] = [1, 2, 4, 8, 16, 32, 64]
+
     private let client: PostgresClient
     private let logger: Logger
     private let queue: Mutex<GroupCommitQueue<Key, Pending>>
+    private let callsPerStatement: Recorder
 
-    init(client: PostgresClient, logger: Logger, maxInFlight: Int = 4, maxBatch: Int = 64) {
+    init(
+        client: PostgresClient, logger: Logger, metrics: any MetricsFactory, maxInFlight: Int = 4, maxBatch: Int = 64
+    ) {
         self.client = client
         self.logger = logger
         self.queue = Mutex(GroupCommitQueue(maxInFlight: maxInFlight, maxBatch: maxBatch))
+        self.callsPerStatement = Recorder(label: Self.callsPerStatementMetric, factory: metrics)
     }
 
     /// The call's row (nil inside: the channel is not the app's); nil when the registry changed under it.
@@ -71,6 +81,7 @@ final class TrackBatcher: Sendable {
 
     /// One outcome per call, in order. Never throws: an error is every call's outcome.
     private func execute(_ calls: [TrackStatement.Call]) async -> [Outcome] {
+        self.callsPerStatement.record(calls.count)
         do {
             guard
                 let rows = try await PostgresActivityStore.run(
