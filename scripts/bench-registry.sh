@@ -105,3 +105,7 @@ echo "== instances tracked"
 psql -qAt "$DATABASE_URL" -c "SELECT state, count(*) FROM live_activities GROUP BY state" | sed 's/^/   /'
 echo "== gateway answers by status"
 curl -fsS "http://127.0.0.1:$gw_port/metrics" | grep '^gateway_http_requests_total.*live-activities' | sed 's/^/   /'
+echo "== track statements (calls that came together shared one)"
+curl -fsS "http://127.0.0.1:$gw_port/metrics" |
+    awk '/^gateway_track_statement_calls_sum/ { s = $2 } /^gateway_track_statement_calls_count/ { c = $2 }
+         END { if (c > 0) printf "   %d calls in %d statements, %.1f calls per statement\n", s, c, s / c }'
