@@ -126,6 +126,12 @@ while true; do
         -d "{\"audience\":\"all\",\"device_types\":[\"ios\"],\"notification\":{\"ios\":{\"live_activity\":{\"event\":\"update\",\"name\":\"solo\",\"content_state\":{\"n\":$ts},\"timestamp\":$ts}}}}" | json_push_id)")
     sleep 0.2
 done
+# CPU up to the end of the push: the deferred stamps are folded after it, and measured on their own below.
+cpu_after=()
+for p in "${wpids[@]}"; do cpu_after+=("$(cpu_of "$p")"); done
+sim_after=$(cpu_of "$sim_pid")
+pg_after=$(pg_cpu)
+psql -q "$DATABASE_URL" -c "CREATE TABLE bench_statements AS SELECT * FROM pg_stat_statements" >/dev/null
 sleep 1
 
 echo "== results"
@@ -156,16 +162,32 @@ i=0
 for p in "${wpids[@]}"; do
     port=$(cat "$work/worker-$((i + 1)).port")
     curl -fsS "http://127.0.0.1:$port/metrics" | grep -E '^worker_push_phase_seconds_(sum|count)' >>"$work/phases.txt" || true
-    echo "   worker $((i + 1)) CPU: $(awk -v a="$(cpu_of "$p")" -v b="${cpu_before[$i]}" 'BEGIN { printf "%.1f", a - b }') s"
+    echo "   worker $((i + 1)) CPU: $(awk -v a="${cpu_after[$i]}" -v b="${cpu_before[$i]}" 'BEGIN { printf "%.1f", a - b }') s"
     i=$((i + 1))
 done
 awk '{ split($1, a, "phase=\""); split(a[2], b, "\""); if ($1 ~ /_sum/) s[b[1]] += $2; else c[b[1]] += $2 }
      END { for (k in s) printf "     %-7s %8.1f s over %d runs\n", k, s[k], c[k] }' "$work/phases.txt"
-echo "   simulator CPU: $(awk -v a="$(cpu_of "$sim_pid")" -v b="$sim_before" 'BEGIN { printf "%.1f", a - b }') s"
-echo "   postgres CPU: $(awk -v a="$(pg_cpu)" -v b="$pg_before" 'BEGIN { printf "%.1f", a - b }') s"
-echo "   postgres statements by total time (pg_stat_statements):"
+echo "   simulator CPU: $(awk -v a="$sim_after" -v b="$sim_before" 'BEGIN { printf "%.1f", a - b }') s"
+echo "   postgres CPU: $(awk -v a="$pg_after" -v b="$pg_before" 'BEGIN { printf "%.1f", a - b }') s"
+echo "   postgres statements by total time (pg_stat_statements, up to the end of the push):"
 psql -qAt "$DATABASE_URL" -F ' ' -c "
 SELECT lpad(round((total_exec_time / 1000)::numeric, 1)::text, 6) || ' s ' || lpad(calls::text, 8) || ' calls '
        || lpad(rows::text, 9) || ' rows  ' || left(regexp_replace(query, '\s+', ' ', 'g'), 90)
-FROM pg_stat_statements WHERE dbid = (SELECT oid FROM pg_database WHERE datname = current_database())
+FROM bench_statements WHERE dbid = (SELECT oid FROM pg_database WHERE datname = current_database())
 ORDER BY total_exec_time DESC LIMIT 8" | sed 's/^/     /'
+# A push sent in batches leaves its instance stamps in delivery_stamps; the recurring fold applies them after it.
+for _ in $(seq 300); do
+    [ "$(psql -qAt "$DATABASE_URL" -c "SELECT count(*) FROM delivery_stamps")" = 0 ] && break
+    sleep 0.5
+done
+psql -qAt "$DATABASE_URL" -c "
+SELECT 'deferred stamps folded ' || round(extract(epoch FROM now() - finished_at)::numeric, 1) || ' s after the push finished: '
+       || (SELECT count(*) FROM live_activities WHERE last_push_id = '$big_id') || ' instances stamped'
+FROM pushes WHERE id = '$big_id'" | sed 's/^/   /'
+psql -qAt "$DATABASE_URL" -c "
+SELECT '   fold statements: ' || round((sum(s.total_exec_time - coalesce(b.total_exec_time, 0)) / 1000)::numeric, 1)
+       || ' s in ' || sum(s.calls - coalesce(b.calls, 0)) || ' calls'
+FROM pg_stat_statements s LEFT JOIN bench_statements b USING (userid, dbid, queryid)
+WHERE s.query LIKE 'WITH taken AS%'"
+echo "   postgres CPU from the end of the push to the last fold: $(awk -v a="$(pg_cpu)" -v b="$pg_after" 'BEGIN { printf "%.1f", a - b }') s" \
+    "(autovacuum included: $(psql -qAt "$DATABASE_URL" -c "SELECT autovacuum_count FROM pg_stat_user_tables WHERE relname = 'live_activities'") run(s) on live_activities so far)"

@@ -19,6 +19,7 @@ func jobHandlers(
     return [
         RegistryPurge.kind: RegistryPurge(database: database),
         IdleActivityEnder.kind: IdleActivityEnder(database: database),
+        DeliveryStampFolding.kind: DeliveryStampFolding(database: database),
         ScheduleJobs.fire: ScheduleFiring(database: database),
         PushJobs.fanout: PushFanoutHandler(
             database: database, ledger: ledger, settings: delivery, metrics: metrics, sender: sender),
@@ -108,6 +109,7 @@ func buildWorker(configuration: WorkerConfiguration) async throws -> ServiceGrou
                         try await RegistryPurge(database: database).scheduleNext(after: Date())
                         try await Recurring.scheduleNext(
                             kind: IdleActivityEnder.kind, every: .seconds(10), after: Date(), database: database)
+                        try await DeliveryStampFolding(database: database).scheduleNext(after: Date())
                     }),
             ],
             gracefulShutdownSignals: [.sigterm, .sigint],

@@ -28,13 +28,16 @@ extension DeliveryLedger {
     /// cursor; a configuration error fails the push and stops its batches. `lastOfBatch`: nothing follows this chunk
     /// in its batch, which is marked finished with it. A chunk that all went through and is not the last is one
     /// statement (atomic by itself, no BEGIN / COMMIT round trips); anything else is one transaction.
+    /// `deferStamps`: an update's instance stamps go to `delivery_stamps`, to be folded in after the push
+    /// (`DeliveryLedger+DeferredStamps.swift`); a push sent in batches does that, a single-chunk push stamps at once.
     /// Returns whether the batch goes on: false once it was stopped (the push was canceled, or failed).
     @discardableResult
-    public func record(_ outcome: ChunkOutcome, push: PushForDelivery, seq: Int32, lastOfBatch: Bool = false)
-        async throws -> Bool
-    {
+    public func record(
+        _ outcome: ChunkOutcome, push: PushForDelivery, seq: Int32, lastOfBatch: Bool = false,
+        deferStamps: Bool = false
+    ) async throws -> Bool {
         let logger = self.database.logger
-        let counts = Self.stampAndCount(outcome, push: push, seq: seq)
+        let counts = Self.stampAndCount(outcome, push: push, seq: seq, deferStamps: deferStamps)
         if outcome.failures.isEmpty && outcome.configurationError == nil && !lastOfBatch {
             return try await Self.batchGoesOn(self.database.client.query(counts, logger: logger))
         }
@@ -98,17 +101,28 @@ extension DeliveryLedger {
         }
     }
 
-    /// One statement: the delivery stamp of every accepted instance (an `end` also ends it), and the chunk's counts
-    /// and cursor on its batch row, answering the batch's state. A batch that was stopped while this chunk was in
-    /// flight takes back from its `canceled` what the chunk did process.
+    /// One statement: the delivery stamp of every accepted instance (an `end` also ends it; a deferred update's goes
+    /// to one pending `delivery_stamps` row), and the chunk's counts and cursor on its batch row, answering the
+    /// batch's state. A batch that was stopped while this chunk was in flight takes back from its `canceled` what the
+    /// chunk did process.
     ///
     /// The stamp goes to each row where the chunk's select found it (`ctid`, checked against the id), which spares a
     /// primary-key probe per instance. A row that has moved since (a rotation wrote a new version) is stamped by id.
-    static func stampAndCount(_ outcome: ChunkOutcome, push: PushForDelivery, seq: Int32) -> PostgresQuery {
-        let stamped = push.targets.event == .start ? [] : outcome.accepted
-        let ends = push.targets.event == .end ? ", state = 'ended', ended_reason = 'end_pushed', ended_at = now()" : ""
+    static func stampAndCount(_ outcome: ChunkOutcome, push: PushForDelivery, seq: Int32, deferStamps: Bool)
+        -> PostgresQuery
+    {
+        let event = push.targets.event
+        let later = deferStamps && event == .update ? outcome.accepted : []
+        let stamped = event == .start || !later.isEmpty ? [] : outcome.accepted
+        let ends = event == .end ? ", state = 'ended', ended_reason = 'end_pushed', ended_at = now()" : ""
         return """
-            WITH targets AS (
+            WITH deferred AS (
+                INSERT INTO delivery_stamps (push_id, app_id, activity_name, apns_timestamp, instance_rows, instance_ids)
+                SELECT \(push.id), \(push.appID), \(push.targets.name ?? ""), \(push.timestamp),
+                       \(later.map(\.row))::text[]::tid[], \(later.map(\.instanceID))::int8[]
+                WHERE \(later.count) > 0
+            ),
+            targets AS (
                 SELECT * FROM unnest(\(stamped.map(\.row))::text[]::tid[], \(stamped.map(\.instanceID))::int8[])
                     AS x(row, id)
             ),

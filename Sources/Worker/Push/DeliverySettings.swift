@@ -9,4 +9,6 @@ struct DeliverySettings: Sendable {
     /// Attempts per token for answers worth retrying (429, 5xx, no answer), with backoff in between.
     var maxAttempts = 8
     var backoff = Backoff(base: .milliseconds(100), cap: .seconds(2))
+    /// A push sent in batches leaves its update stamps pending in `delivery_stamps`, folded in after the push.
+    var deferStamps = true
 }

@@ -63,7 +63,9 @@ struct PushBatchHandler: JobHandler {
                 chunk, last: last.channelID, push: push, topic: topic, credentials: credentials)
             self.phase("send", since: &clock)
             // A chunk shorter than a full one is the batch's last: the batch is finished in the same transaction.
-            let goesOn = try await self.ledger.record(outcome, push: push, seq: seq, lastOfBatch: !full)
+            let goesOn = try await self.ledger.record(
+                outcome, push: push, seq: seq, lastOfBatch: !full,
+                deferStamps: self.settings.deferStamps && !batch.sentByFanout)
             self.phase("record", since: &clock)
             self.count(outcome)
             if let reason = outcome.configurationError {
@@ -77,9 +79,11 @@ struct PushBatchHandler: JobHandler {
         try await self.ledger.finishBatch(pushID: push.id, seq: seq)
     }
 
-    /// The next chunk of the batch's targets: channel ids in (after, upTo].
+    /// The next chunk of the batch's targets: channel ids in (after, upTo]. Pending stamps that could make a target
+    /// skip this push are folded in first.
     private func select(_ push: PushForDelivery, after: UUID?, upTo: UUID?) async throws -> [PushTargets.Target] {
-        try await push.targets.chunk(
+        try await self.ledger.foldStamps(blocking: push)
+        return try await push.targets.chunk(
             after: after, upTo: upTo, limit: self.settings.chunkSize, on: self.database.client,
             logger: self.database.logger)
     }

@@ -1,0 +1,102 @@
+import Foundation
+import Logging
+import PostgresNIO
+
+/// Deferred delivery stamps (`sql/0011_deferred_stamps.sql`). A push sent in batches records, per chunk, the
+/// instances it reached in one `delivery_stamps` row; folding applies those rows to `live_activities` (the APNs
+/// timestamp, the time of the update, the push) and deletes them, in the same statement.
+extension DeliveryLedger {
+    /// Pending stamp rows taken per fold statement: a bound on the row locks one statement holds.
+    static let foldRowsPerStatement = 16
+
+    /// Before a push of an activity name selects targets: folds the pending stamps of the same app and name whose APNs timestamp
+    /// is not older than the push's (other than its own), so that the select sees every instance's last timestamp. Usually there are
+    /// none, and this is one index probe. Returns how many instances were stamped.
+    @discardableResult
+    public func foldStamps(blocking push: PushForDelivery) async throws -> Int {
+        guard push.targets.event != .start, let name = push.targets.name else { return 0 }
+        return try await self.fold(
+            """
+            SELECT s.id FROM delivery_stamps s
+            WHERE s.app_id = \(push.appID) AND s.activity_name = \(name) AND s.apns_timestamp >= \(push.timestamp)
+              AND s.push_id <> \(push.id)
+            """)
+    }
+
+    /// Folds the pending stamps of pushes that are no longer sending, and any written more than `age` ago.
+    /// Returns how many instances were stamped.
+    @discardableResult
+    public func foldFinishedStamps(olderThan age: Duration = .seconds(60)) async throws -> Int {
+        try await self.fold(
+            """
+            SELECT s.id FROM delivery_stamps s JOIN pushes p ON p.id = s.push_id
+            WHERE p.state <> 'sending' OR s.delivered_at < now() - make_interval(secs => \(age.seconds))
+            """)
+    }
+
+    /// Folds every pending stamp of the apps that have an idle-end policy: the idle check reads `last_update_at`.
+    @discardableResult
+    public func foldStampsOfAppsWithIdleEnd() async throws -> Int {
+        try await self.fold(
+            """
+            SELECT s.id FROM delivery_stamps s
+            WHERE s.app_id IN (SELECT app_id FROM activity_policies WHERE idle_end_seconds IS NOT NULL)
+            """)
+    }
+
+    /// Folds the pending rows that `select` picks (a query of `delivery_stamps` ids), a few at a time (each statement
+    /// its own transaction), until none is left. A row another fold holds is waited for, then found gone.
+    private func fold(_ select: PostgresQuery) async throws -> Int {
+        var stamped = 0
+        while true {
+            var taken: Int64 = 0
+            let rows = try await self.database.client.query(
+                Self.foldStatement(select), logger: self.database.logger)
+            for try await (pending, instances) in rows.decode((Int64, Int64).self) {
+                taken = pending
+                stamped += Int(instances)
+            }
+            if taken < Self.foldRowsPerStatement { return stamped }
+        }
+    }
+
+    /// One statement: takes up to `foldRowsPerStatement` of the pending rows `select` picks, keeps the newest stamp
+    /// per instance, writes it where the row was (or by id if the row has moved since), and answers how many pending
+    /// rows and instances it took. A stamp never lowers an instance's timestamp, and the update time and push follow
+    /// the newest timestamp: an update sent in between by a single-chunk push stays.
+    static func foldStatement(_ select: PostgresQuery) -> PostgresQuery {
+        let set = """
+            SET last_apns_timestamp = greatest(coalesce(l.last_apns_timestamp, 0), x.apns_timestamp),
+                last_update_at = CASE WHEN x.apns_timestamp >= coalesce(l.last_apns_timestamp, 0)
+                                      THEN greatest(l.last_update_at, x.delivered_at) ELSE l.last_update_at END,
+                last_push_id = CASE WHEN x.apns_timestamp >= coalesce(l.last_apns_timestamp, 0)
+                                    THEN x.push_id ELSE l.last_push_id END
+            """
+        // Only `select` has bindings: the text around it is fixed, so its `$n` stay as they are.
+        let sql = """
+            WITH taken AS (
+                DELETE FROM delivery_stamps
+                WHERE id IN (\(select.sql) ORDER BY 1 LIMIT \(Self.foldRowsPerStatement) FOR UPDATE OF s)
+                RETURNING push_id, apns_timestamp, delivered_at, instance_rows, instance_ids
+            ),
+            newest AS (
+                SELECT DISTINCT ON (x.id) x.row, x.id, t.push_id, t.apns_timestamp, t.delivered_at
+                FROM taken t, unnest(t.instance_rows, t.instance_ids) AS x(row, id)
+                ORDER BY x.id, t.apns_timestamp DESC
+            ),
+            in_place AS (
+                UPDATE live_activities l \(set)
+                FROM newest x
+                WHERE l.ctid = x.row AND l.id = x.id AND l.state = 'active'
+                RETURNING l.id
+            ),
+            moved AS (
+                UPDATE live_activities l \(set)
+                FROM newest x
+                WHERE l.id = x.id AND l.state = 'active' AND x.id NOT IN (SELECT id FROM in_place)
+            )
+            SELECT (SELECT count(*) FROM taken)::int8, (SELECT count(*) FROM newest)::int8
+            """
+        return PostgresQuery(unsafeSQL: sql, binds: select.binds)
+    }
+}
