@@ -9,9 +9,9 @@ extension DeliveryLedger {
     /// Pending stamp rows taken per fold statement: a bound on the row locks one statement holds.
     static let foldRowsPerStatement = 16
 
-    /// Before a push of an activity name selects targets: folds the pending stamps of the same app and name whose APNs timestamp
-    /// is not older than the push's (other than its own), so that the select sees every instance's last timestamp. Usually there are
-    /// none, and this is one index probe. Returns how many instances were stamped.
+    /// Before a push of an activity name selects targets: folds the pending stamps of the same app and name whose
+    /// APNs timestamp is not older than the push's (other than its own), so that the select sees every instance's
+    /// last timestamp. Usually there are none, and this is one index probe. Returns how many instances were stamped.
     @discardableResult
     public func foldStamps(blocking push: PushForDelivery) async throws -> Int {
         guard push.targets.event != .start, let name = push.targets.name else { return 0 }

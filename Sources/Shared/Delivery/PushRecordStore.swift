@@ -64,10 +64,9 @@ public struct DeliveryLedger: Sendable {
     }
 
     /// Records the fan-out: batches, their jobs, the targeted count. False when another run already did.
-    public func recordFanout(
-        push: PushForDelivery, boundaries: [UUID], total: Int, batchSize: Int
-    ) async throws -> Bool {
-        let count = total == 0 ? 0 : (total + batchSize - 1) / batchSize
+    public func recordFanout(push: PushForDelivery, plan: BatchPlan) async throws -> Bool {
+        let count = plan.sizes.count
+        let total = plan.total
         return try await self.database.transaction { connection in
             let claimed = try await connection.query(
                 """
@@ -81,14 +80,9 @@ public struct DeliveryLedger: Sendable {
             ).collect()
             guard !claimed.isEmpty else { return false }
             guard count > 0 else { return true }
-            var lowers: [String] = []
-            var uppers: [String] = []
-            var sizes: [Int32] = []
-            for index in 0..<count {
-                lowers.append(index == 0 ? "" : boundaries[index - 1].uuidString)
-                uppers.append(index == count - 1 ? "" : boundaries[index].uuidString)
-                sizes.append(Int32(index == count - 1 ? total - batchSize * (count - 1) : batchSize))
-            }
+            let lowers = [""] + plan.boundaries.map(\.uuidString)
+            let uppers = plan.boundaries.map(\.uuidString) + [""]
+            let sizes = plan.sizes.map { Int32($0) }
             try await connection.query(
                 """
                 INSERT INTO push_batches (push_id, seq, lower_channel, upper_channel, targets, sent_by_fanout)

@@ -83,10 +83,35 @@ public struct PushTargets: Sendable {
             """
     }
 
-    /// Every `batchSize`-th channel id (the batch boundaries) and the total number of targets.
-    public func boundaries(batchSize: Int, on client: PostgresClient, logger: Logger) async throws
-        -> (boundaries: [UUID], total: Int)
+    /// Splits the targets into batches of about `batchSize` by channel id: equal-width ranges of the id space sized
+    /// from the first `sampled` targets, which reached `reach` (`BatchPlan.uniformThresholds`), and one pass that
+    /// counts the targets in each range. Channel ids that are not spread evenly (a range with more than twice
+    /// `batchSize`) get exact boundaries instead, every `batchSize`-th id by rank, which sorts every target.
+    public func batchPlan(batchSize: Int, sampled: Int, reach: UUID, on client: PostgresClient, logger: Logger)
+        async throws -> BatchPlan
     {
+        let thresholds = BatchPlan.uniformThresholds(sampled: sampled, reach: reach, batchSize: batchSize)
+        var sql = SQLBuilder()
+        let source = self.source(&sql)
+        let b = sql.bind(thresholds)
+        // width_bucket counts the thresholds at or below the id; one equal to the id belongs to the range below.
+        let query = PostgresQuery(
+            unsafeSQL: """
+                SELECT k - coalesce((channel_id = (\(b)::uuid[])[k])::int, 0), count(*)
+                FROM (SELECT t.channel_id, width_bucket(t.channel_id, \(b)::uuid[]) AS k \(source)) x
+                GROUP BY 1
+                """, binds: sql.binds)
+        var counts: [Int: Int] = [:]
+        for try await (range, count) in try await client.query(query, logger: logger).decode((Int32, Int64).self) {
+            counts[Int(range)] = Int(count)
+        }
+        let plan = BatchPlan.merging(thresholds: thresholds, counts: counts)
+        guard plan.sizes.contains(where: { $0 > 2 * batchSize }) else { return plan }
+        return try await self.batchPlanByRank(batchSize: batchSize, on: client, logger: logger)
+    }
+
+    /// Every `batchSize`-th channel id in order (the batch boundaries), and the batch sizes.
+    func batchPlanByRank(batchSize: Int, on client: PostgresClient, logger: Logger) async throws -> BatchPlan {
         var sql = SQLBuilder()
         let source = self.source(&sql)
         let size = sql.bind(batchSize)
@@ -107,7 +132,10 @@ public struct PushTargets: Sendable {
             total = Int(all)
             if rn < all { boundaries.append(channel) }
         }
-        return (boundaries, total)
+        guard total > 0 else { return .empty }
+        let last = total - batchSize * boundaries.count
+        let sizes = (0...boundaries.count).map { $0 < boundaries.count ? batchSize : last }
+        return BatchPlan(boundaries: boundaries, sizes: sizes)
     }
 
     /// How many targets there are now (for cancelling a push that has not fanned out yet).

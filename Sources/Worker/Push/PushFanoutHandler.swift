@@ -36,8 +36,7 @@ struct PushFanoutHandler: JobHandler {
             self.resolved(since: started)
             let recorded =
                 first.isEmpty
-                ? try await self.ledger.recordFanout(
-                    push: push, boundaries: [], total: 0, batchSize: self.settings.batchSize)
+                ? try await self.ledger.recordFanout(push: push, plan: .empty)
                 : inline
             logger.debug(
                 "push resolved to one chunk", metadata: ["app_id": "\(push.appID)", "targeted": "\(first.count)"])
@@ -47,15 +46,16 @@ struct PushFanoutHandler: JobHandler {
             try await self.sender.deliver(sending, batch: .inline(pushID: push.id), first: first, logger: logger)
             return
         }
-        let (boundaries, total) = try await push.targets.boundaries(
-            batchSize: self.settings.batchSize, on: self.database.client, logger: self.database.logger)
+        // The first chunk, in channel order, tells how far into the id space the first targets reach.
+        let plan = try await push.targets.batchPlan(
+            batchSize: self.settings.batchSize, sampled: first.count, reach: first[first.count - 1].channelID,
+            on: self.database.client, logger: self.database.logger)
         self.resolved(since: started)
-        let recorded = try await self.ledger.recordFanout(
-            push: push, boundaries: boundaries, total: total, batchSize: self.settings.batchSize)
+        let recorded = try await self.ledger.recordFanout(push: push, plan: plan)
         logger.debug(
             "push fanned out",
             metadata: [
-                "app_id": "\(push.appID)", "targeted": "\(total)", "batches": "\(boundaries.count + 1)",
+                "app_id": "\(push.appID)", "targeted": "\(plan.total)", "batches": "\(plan.sizes.count)",
                 "resolve_ms": "\((ContinuousClock.now - started).seconds * 1000)", "recorded": "\(recorded)",
             ])
     }
