@@ -117,10 +117,9 @@ extension DeliveryLedger {
         let ends = event == .end ? ", state = 'ended', ended_reason = 'end_pushed', ended_at = now()" : ""
         return """
             WITH deferred AS (
-                INSERT INTO delivery_stamps
-                    (push_id, app_id, activity_name, apns_timestamp, instance_rows, instance_ids)
+                INSERT INTO delivery_stamps (push_id, app_id, activity_name, apns_timestamp, instance_ids)
                 SELECT \(push.id), \(push.appID), \(push.targets.name ?? ""), \(push.timestamp),
-                       \(later.map(\.row))::text[]::tid[], \(later.map(\.instanceID))::int8[]
+                       \(later.map(\.instanceID))::int8[]
                 WHERE \(later.count) > 0
             ),
             targets AS (

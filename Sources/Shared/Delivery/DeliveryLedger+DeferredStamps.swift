@@ -61,39 +61,31 @@ extension DeliveryLedger {
     }
 
     /// One statement: takes up to `foldRowsPerStatement` of the pending rows `select` picks, keeps the newest stamp
-    /// per instance, writes it where the row was (or by id if the row has moved since), and answers how many pending
-    /// rows and instances it took. A stamp never lowers an instance's timestamp, and the update time and push follow
-    /// the newest timestamp: an update sent in between by a single-chunk push stays.
+    /// per instance, writes it (by primary key: see `sql/0011_deferred_stamps.sql`), and answers how many pending rows
+    /// and instances it took. A stamp never lowers an instance's timestamp, and the update time and push follow the
+    /// newest timestamp: an update sent in between by a single-chunk push stays.
     static func foldStatement(_ select: PostgresQuery) -> PostgresQuery {
-        let set = """
-            SET last_apns_timestamp = greatest(coalesce(l.last_apns_timestamp, 0), x.apns_timestamp),
-                last_update_at = CASE WHEN x.apns_timestamp >= coalesce(l.last_apns_timestamp, 0)
-                                      THEN greatest(l.last_update_at, x.delivered_at) ELSE l.last_update_at END,
-                last_push_id = CASE WHEN x.apns_timestamp >= coalesce(l.last_apns_timestamp, 0)
-                                    THEN x.push_id ELSE l.last_push_id END
-            """
         // Only `select` has bindings: the text around it is fixed, so its `$n` stay as they are.
         let sql = """
             WITH taken AS (
                 DELETE FROM delivery_stamps
                 WHERE id IN (\(select.sql) ORDER BY 1 LIMIT \(Self.foldRowsPerStatement) FOR UPDATE OF s)
-                RETURNING push_id, apns_timestamp, delivered_at, instance_rows, instance_ids
+                RETURNING push_id, apns_timestamp, delivered_at, instance_ids
             ),
             newest AS (
-                SELECT DISTINCT ON (x.id) x.row, x.id, t.push_id, t.apns_timestamp, t.delivered_at
-                FROM taken t, unnest(t.instance_rows, t.instance_ids) AS x(row, id)
+                SELECT DISTINCT ON (x.id) x.id, t.push_id, t.apns_timestamp, t.delivered_at
+                FROM taken t, unnest(t.instance_ids) AS x(id)
                 ORDER BY x.id, t.apns_timestamp DESC
             ),
-            in_place AS (
-                UPDATE live_activities l \(set)
+            stamped AS (
+                UPDATE live_activities l
+                SET last_apns_timestamp = greatest(coalesce(l.last_apns_timestamp, 0), x.apns_timestamp),
+                    last_update_at = CASE WHEN x.apns_timestamp >= coalesce(l.last_apns_timestamp, 0)
+                                          THEN greatest(l.last_update_at, x.delivered_at) ELSE l.last_update_at END,
+                    last_push_id = CASE WHEN x.apns_timestamp >= coalesce(l.last_apns_timestamp, 0)
+                                        THEN x.push_id ELSE l.last_push_id END
                 FROM newest x
-                WHERE l.ctid = x.row AND l.id = x.id AND l.state = 'active'
-                RETURNING l.id
-            ),
-            moved AS (
-                UPDATE live_activities l \(set)
-                FROM newest x
-                WHERE l.id = x.id AND l.state = 'active' AND x.id NOT IN (SELECT id FROM in_place)
+                WHERE l.id = x.id AND l.state = 'active'
             )
             SELECT (SELECT count(*) FROM taken)::int8, (SELECT count(*) FROM newest)::int8
             """
