@@ -4,24 +4,19 @@ import Shared
 import Testing
 
 /// A push sent in batches leaves its update stamps pending in `delivery_stamps`. A later push that an instance could
-/// skip folds them in before it selects; the recurring fold takes those of finished pushes, and never lowers a stamp.
+/// skip finds them in its select, folds them and reads again; the recurring fold takes those of finished pushes.
+/// Neither lowers a stamp.
 @Suite struct DeliveryLedgerDeferredStampTests {
     static func update(_ timestamp: Int) -> String {
         #"{"audience":"all","device_types":["ios"],"notification":{"ios":{"live_activity":{"event":"update","#
             + #""name":"match","content_state":{"n":1},"timestamp":\#(timestamp)}}}}"#
     }
 
-    /// Posts an update and, as a worker would, selects its one chunk (folding what could make it skip first).
-    static func post(_ timestamp: Int, gw: GatewayHarness, app: TestApp) async throws
-        -> (PushForDelivery, [PushTargets.Target])
-    {
+    /// Posts an update and reads it as a worker would.
+    static func post(_ timestamp: Int, gw: GatewayHarness, app: TestApp) async throws -> PushForDelivery {
         let posted = try await gw.request(.post, "/api/push", json: Self.update(timestamp), auth: app.server)
         let pushID = try #require((posted.json["push_ids"] as? [String])?.first.flatMap(UUID.init(uuidString:)))
-        let ledger = DeliveryLedger(database: gw.database)
-        let push = try #require(try await ledger.push(pushID))
-        try await ledger.foldStamps(blocking: push)
-        let (targets, _) = try await ledger.firstChunk(of: push, limit: 10)
-        return (push, targets)
+        return try #require(try await DeliveryLedger(database: gw.database).push(pushID))
     }
 
     static func record(_ push: PushForDelivery, _ targets: [PushTargets.Target], ledger: DeliveryLedger) async throws {
@@ -44,15 +39,18 @@ import Testing
                 """
 
             // Push A reaches all three; its stamps wait in one pending row, the instances are untouched.
-            let (a, targetsA) = try await Self.post(1_800_000_005, gw: gw, app: app)
+            let a = try await Self.post(1_800_000_005, gw: gw, app: app)
+            let targetsA = try await ledger.firstChunk(of: a, limit: 10).targets
             #expect(targetsA.count == 3 && targetsA.allSatisfy { $0.lastTimestamp == nil })
             try await Self.record(a, targetsA, ledger: ledger)
             #expect(try await stamps(current) == "-,-,-")
             #expect(try await stamps("SELECT count(*)::text FROM delivery_stamps") == "1")
             #expect(try await ledger.foldStamps(blocking: a) == 0, "a push never waits for its own stamps")
 
-            // Push B is older: before it selects, A's stamps are folded, and B sees that every instance got newer.
-            let (_, targetsB) = try await Self.post(1_800_000_004, gw: gw, app: app)
+            // Push B is older: its select finds A's stamps pending, folds them and reads again, so B sees that every
+            // instance got a newer update.
+            let b = try await Self.post(1_800_000_004, gw: gw, app: app)
+            let targetsB = try await ledger.firstChunk(of: b, limit: 10).targets
             #expect(targetsB.count == 3 && targetsB.allSatisfy { $0.lastTimestamp == 1_800_000_005 })
             #expect(try await stamps(current) == "1800000005,1800000005,1800000005")
             let lastPush = "SELECT string_agg(DISTINCT last_push_id::text, ',') FROM live_activities"
@@ -60,19 +58,23 @@ import Testing
             #expect(try await stamps("SELECT count(*)::text FROM delivery_stamps") == "0")
 
             // Push C is newer and finishes with its stamps pending; meanwhile the first instance gets a newer update
-            // from a single-chunk push (stamped at once). The recurring fold takes C's row and keeps that newer stamp.
-            let (c, targetsC) = try await Self.post(1_800_000_009, gw: gw, app: app)
-            try await Self.record(c, targetsC, ledger: ledger)
-            let first = try #require(targetsC.map(\.instanceID).min())
+            // from a single-chunk push (stamped at once). Then push D, older than C, reads a chunk in a batch: C's
+            // stamps are folded first, and the newer update's stamp stays.
+            let c = try await Self.post(1_800_000_009, gw: gw, app: app)
+            try await Self.record(c, try await ledger.firstChunk(of: c, limit: 10).targets, ledger: ledger)
+            let first = try #require(targetsA.map(\.instanceID).min())
             _ = try await gw.database.scalar(
                 """
                 UPDATE live_activities SET last_apns_timestamp = 1800000010, last_push_id = NULL
                 WHERE id = \(first) RETURNING 1
                 """, as: Int32.self)
-            #expect(try await ledger.foldFinishedStamps() == 3)
+            let d = try await Self.post(1_800_000_008, gw: gw, app: app)
+            let targetsD = try await ledger.chunk(of: d, after: nil, upTo: nil, limit: 10)
+            #expect(targetsD.compactMap(\.lastTimestamp).sorted() == [1_800_000_009, 1_800_000_009, 1_800_000_010])
             #expect(try await stamps(current) == "1800000010,1800000009,1800000009")
             #expect(try await stamps(lastPush) == c.id.uuidString.lowercased(), "the newer update's push must stay")
             #expect(try await stamps("SELECT count(*)::text FROM delivery_stamps") == "0")
+            #expect(try await ledger.foldFinishedStamps() == 0)
         }
     }
 
@@ -81,7 +83,8 @@ import Testing
             let app = try await gw.createApp()
             try await gw.seedActivities(appKey: app.key, count: 2)
             let ledger = DeliveryLedger(database: gw.database)
-            let (push, targets) = try await Self.post(1_800_000_005, gw: gw, app: app)
+            let push = try await Self.post(1_800_000_005, gw: gw, app: app)
+            let targets = try await ledger.firstChunk(of: push, limit: 10).targets
             var outcome = ChunkOutcome(cursor: targets[0].channelID, processed: 1, sendStartedAt: Date())
             outcome.accepted = [targets[0]]
             #expect(try await ledger.record(outcome, push: push, seq: 0, lastOfBatch: false, deferStamps: true))

@@ -29,7 +29,8 @@ import Testing
         let appID = try await gw.database.scalar("SELECT id FROM apps WHERE app_key = \(app.key)", as: Int64.self)
         let targets = PushTargets(appID: appID, event: .update, name: "match", attributesType: nil, audience: .all)
         let first = try await targets.chunk(
-            after: nil, upTo: nil, limit: sample, on: gw.database.client, logger: gw.database.logger)
+            after: nil, upTo: nil, limit: sample, on: gw.database.client, logger: gw.database.logger
+        ).targets
         return try await targets.batchPlan(
             batchSize: batchSize, sampled: first.count, reach: first[first.count - 1].channelID,
             on: gw.database.client, logger: gw.database.logger)

@@ -57,7 +57,7 @@ public struct DeliveryLedger: Sendable {
                 id: id, appID: row.0, state: row.1,
                 targets: PushTargets(
                     appID: row.0, event: .init(rawValue: row.2) ?? .update, name: row.3, attributesType: row.4,
-                    audience: audience),
+                    audience: audience, push: (id, row.7)),
                 payload: row.6, timestamp: row.7, priority: row.8 == 5 ? .powerConsiderate : .immediate)
         }
         return nil
@@ -128,15 +128,36 @@ public struct DeliveryLedger: Sendable {
                 """, binds: sql.binds)
         var targets: [PushTargets.Target] = []
         var inline = false
+        var blocked = false
         let rows = try await self.database.client.query(query, logger: self.logger)
-        for try await (channel, instance, row, token, last, claimed) in rows.decode(
-            (UUID, Int64, String, String, Int64?, Int64).self)
-        {
-            targets.append(
-                .init(channelID: channel, instanceID: instance, row: row, token: token, lastTimestamp: last))
-            inline = claimed > 0
+        for try await row in rows {
+            let decoded = try PushTargets.Target.decode(row)
+            targets.append(decoded.target)
+            blocked = decoded.blocked
+            inline = (decoded.extra ?? 0) > 0
+        }
+        if blocked {
+            // Another push's pending stamps could make some of these skip this push: fold them, read again.
+            try await self.foldStamps(blocking: push)
+            targets = try await push.targets.chunk(
+                after: nil, upTo: nil, limit: limit + 1, on: self.database.client, logger: self.logger
+            ).targets
         }
         return (targets, inline)
+    }
+
+    /// The next `limit` targets of `push` with channel ids in (after, upTo]. Pending stamps of another push that could
+    /// make one of them skip this push are folded in first (the select says so, and is then made again).
+    public func chunk(of push: PushForDelivery, after: UUID?, upTo: UUID?, limit: Int) async throws
+        -> [PushTargets.Target]
+    {
+        let (targets, blocked) = try await push.targets.chunk(
+            after: after, upTo: upTo, limit: limit, on: self.database.client, logger: self.logger)
+        guard blocked else { return targets }
+        try await self.foldStamps(blocking: push)
+        return try await push.targets.chunk(
+            after: after, upTo: upTo, limit: limit, on: self.database.client, logger: self.logger
+        ).targets
     }
 
     public func batch(pushID: UUID, seq: Int32) async throws -> PushBatch? {

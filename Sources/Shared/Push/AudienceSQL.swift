@@ -45,15 +45,20 @@ public struct PushTargets: Sendable {
     public var name: String?
     public var attributesType: String?
     public var audience: Audience
+    /// The push these targets are for and its APNs timestamp: a chunk's select then also answers whether another
+    /// push's pending stamps could make one of its targets skip it (`DeliveryLedger.chunk(of:after:upTo:limit:)`).
+    public var push: (id: UUID, timestamp: Int64)?
 
     public init(
-        appID: Int64, event: LiveActivityNotification.Event, name: String?, attributesType: String?, audience: Audience
+        appID: Int64, event: LiveActivityNotification.Event, name: String?, attributesType: String?, audience: Audience,
+        push: (id: UUID, timestamp: Int64)? = nil
     ) {
         self.appID = appID
         self.event = event
         self.name = name
         self.attributesType = attributesType
         self.audience = audience
+        self.push = push
     }
 
     var isStart: Bool { self.event == .start }
@@ -161,48 +166,68 @@ public struct PushTargets: Sendable {
     }
 
     /// The next `limit` targets with channel ids in (after, upTo]. Rows are decoded column by column (`Target(_:)`).
+    /// `blocked`: another push's pending stamps could make one of them skip this push (see `push`).
     public func chunk(after: UUID?, upTo: UUID?, limit: Int, on client: PostgresClient, logger: Logger) async throws
-        -> [Target]
+        -> (targets: [Target], blocked: Bool)
     {
         var sql = SQLBuilder()
         let select = self.chunkSelect(&sql, after: after, upTo: upTo, limit: limit)
         var targets: [Target] = []
         targets.reserveCapacity(limit)
+        var blocked = false
         let rows = try await client.query(PostgresQuery(unsafeSQL: select, binds: sql.binds), logger: logger)
-        for try await row in rows { targets.append(try Target(row)) }
-        return targets
+        for try await row in rows {
+            let decoded = try Target.decode(row)
+            targets.append(decoded.target)
+            blocked = decoded.blocked
+        }
+        return (targets, blocked)
     }
 
     /// The select of the next `limit` targets with channel ids in (after, upTo], in channel order; its columns are
-    /// `channel_id, instance_id, row_ref, token, last_timestamp`, as `Target` has them.
+    /// `channel_id, instance_id, row_ref, token, last_timestamp`, as `Target` has them, then `blocked`: whether
+    /// another push of the same name left pending stamps at least as new as this push's (evaluated once).
     func chunkSelect(_ sql: inout SQLBuilder, after: UUID?, upTo: UUID?, limit: Int) -> String {
         let source = self.source(&sql)
         var range = ""
         if let after { range += " AND t.channel_id > \(sql.bind(after))" }
         if let upTo { range += " AND t.channel_id <= \(sql.bind(upTo))" }
+        var blocked = "false"
+        if !self.isStart, let name = self.name, let push = self.push {
+            blocked = """
+                EXISTS (SELECT 1 FROM delivery_stamps s WHERE s.app_id = \(sql.bind(self.appID))
+                    AND s.activity_name = \(sql.bind(name)) AND s.apns_timestamp >= \(sql.bind(push.timestamp))
+                    AND s.push_id <> \(sql.bind(push.id)))
+                """
+        }
         let columns =
             self.isStart
             ? "t.channel_id, 0::int8 AS instance_id, ''::text AS row_ref, t.token, NULL::int8 AS last_timestamp"
             : "t.channel_id, t.id AS instance_id, t.ctid::text AS row_ref, t.push_token AS token,"
                 + " t.last_apns_timestamp AS last_timestamp"
-        return "SELECT \(columns) \(source)\(range) ORDER BY t.channel_id LIMIT \(sql.bind(limit))"
+        return """
+            SELECT \(columns), \(blocked) AS blocked \(source)\(range) ORDER BY t.channel_id LIMIT \(sql.bind(limit))
+            """
     }
 }
 
 extension PushTargets.Target {
-    /// A target from the columns `chunkSelect` answers, decoded one concrete type at a time. Decoding the row as a
-    /// tuple (`decode((UUID, Int64, ...).self)`) looked up the tuple's generic metadata for every row: 11% of a
-    /// sending worker's CPU in a `perf` profile of the million-activity fan-out.
-    init(_ row: PostgresRow) throws {
+    /// A target from the columns `chunkSelect` answers, decoded one concrete type at a time, with the `blocked` column
+    /// and, when the row has one more, that column as an `Int64`. Decoding the row as a tuple
+    /// (`decode((UUID, Int64, ...).self)`) looked up the tuple's generic metadata for every row: 11% of a sending
+    /// worker's CPU in a `perf` profile of the million-activity fan-out.
+    static func decode(_ row: PostgresRow) throws -> (target: Self, blocked: Bool, extra: Int64?) {
         var cells = row.makeIterator()
         func next() throws -> PostgresCell {
             guard let cell = cells.next() else { throw PostgresTargetRowError() }
             return cell
         }
-        self.init(
+        let target = Self(
             channelID: try next().decode(UUID.self), instanceID: try next().decode(Int64.self),
             row: try next().decode(String.self), token: try next().decode(String.self),
             lastTimestamp: try next().decode(Int64?.self))
+        let blocked = try next().decode(Bool.self)
+        return (target, blocked, try cells.next()?.decode(Int64.self))
     }
 }
 

@@ -79,13 +79,9 @@ struct PushBatchHandler: JobHandler {
         try await self.ledger.finishBatch(pushID: push.id, seq: seq)
     }
 
-    /// The next chunk of the batch's targets: channel ids in (after, upTo]. Pending stamps that could make a target
-    /// skip this push are folded in first.
+    /// The next chunk of the batch's targets: channel ids in (after, upTo].
     private func select(_ push: PushForDelivery, after: UUID?, upTo: UUID?) async throws -> [PushTargets.Target] {
-        try await self.ledger.foldStamps(blocking: push)
-        return try await push.targets.chunk(
-            after: after, upTo: upTo, limit: self.settings.chunkSize, on: self.database.client,
-            logger: self.database.logger)
+        try await self.ledger.chunk(of: push, after: after, upTo: upTo, limit: self.settings.chunkSize)
     }
 
     private func send(

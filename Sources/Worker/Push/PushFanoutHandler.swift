@@ -30,7 +30,6 @@ struct PushFanoutHandler: JobHandler {
         // Most pushes are small (one activity, one user): reading the first chunk settles whether the push fits in
         // one, and then that chunk is what gets sent, with no count of the audience and no second read.
         // A push that fits in one chunk is recorded as sending, with its one batch, by the same statement.
-        try await self.ledger.foldStamps(blocking: push)
         let (first, inline) = try await self.ledger.firstChunk(of: push, limit: self.settings.chunkSize)
         if first.count <= self.settings.chunkSize {
             self.resolved(since: started)
