@@ -9,9 +9,9 @@ extension DeliveryLedger {
     /// Pending stamp rows taken per fold statement: a bound on the row locks one statement holds.
     static let foldRowsPerStatement = 16
 
-    /// Before a push of an activity name selects targets: folds the pending stamps of the same app and name whose
-    /// APNs timestamp is not older than the push's (other than its own), so that the select sees every instance's
-    /// last timestamp. Usually there are none, and this is one index probe. Returns how many instances were stamped.
+    /// When a push's chunk select found them (its `blocked` column): folds the pending stamps of the same app and
+    /// name whose APNs timestamp is not older than the push's (other than its own), so that the select, made again,
+    /// sees every instance's last timestamp. Returns how many instances were stamped.
     @discardableResult
     public func foldStamps(blocking push: PushForDelivery) async throws -> Int {
         guard push.targets.event != .start, let name = push.targets.name else { return 0 }
@@ -45,7 +45,8 @@ extension DeliveryLedger {
     }
 
     /// Folds the pending rows that `select` picks (a query of `delivery_stamps` ids), a few at a time (each statement
-    /// its own transaction), until none is left. A row another fold holds is waited for, then found gone.
+    /// its own transaction), until a statement finds none. A row another fold holds is waited for, then found gone
+    /// (so a statement may take fewer than it could: only an empty one ends the loop).
     private func fold(_ select: PostgresQuery) async throws -> Int {
         var stamped = 0
         while true {
@@ -56,7 +57,7 @@ extension DeliveryLedger {
                 taken = pending
                 stamped += Int(instances)
             }
-            if taken < Self.foldRowsPerStatement { return stamped }
+            if taken == 0 { return stamped }
         }
     }
 
