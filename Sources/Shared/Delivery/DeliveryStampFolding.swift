@@ -7,13 +7,11 @@ public struct DeliveryStampFolding: JobHandler {
     public static let kind = "delivery.fold_stamps"
 
     let ledger: DeliveryLedger
-    let database: Database
     let interval: Duration
     let maxAge: Duration
 
     public init(database: Database, interval: Duration = .seconds(5), maxAge: Duration = .seconds(60)) {
         self.ledger = DeliveryLedger(database: database)
-        self.database = database
         self.interval = interval
         self.maxAge = maxAge
     }
@@ -25,6 +23,6 @@ public struct DeliveryStampFolding: JobHandler {
     }
 
     public func scheduleNext(after date: Date) async throws {
-        try await Recurring.scheduleNext(kind: Self.kind, every: self.interval, after: date, database: self.database)
+        try await Recurring.scheduleNext(kind: Self.kind, every: self.interval, after: date, database: self.ledger.database)
     }
 }

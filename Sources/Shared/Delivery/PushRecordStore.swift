@@ -57,7 +57,7 @@ public struct DeliveryLedger: Sendable {
                 id: id, appID: row.0, state: row.1,
                 targets: PushTargets(
                     appID: row.0, event: .init(rawValue: row.2) ?? .update, name: row.3, attributesType: row.4,
-                    audience: audience, push: (id, row.7)),
+                    audience: audience),
                 payload: row.6, timestamp: row.7, priority: row.8 == 5 ? .powerConsiderate : .immediate)
         }
         return nil
@@ -108,7 +108,8 @@ public struct DeliveryLedger: Sendable {
         -> (targets: [PushTargets.Target], inline: Bool)
     {
         var sql = SQLBuilder()
-        let first = push.targets.chunkSelect(&sql, after: nil, upTo: nil, limit: limit + 1)
+        let first = push.targets.chunkSelect(
+            &sql, after: nil, upTo: nil, limit: limit + 1, sentBy: (push.id, push.timestamp))
         let (id, most) = (sql.bind(push.id), sql.bind(limit))
         let query = PostgresQuery(
             unsafeSQL: """
@@ -136,13 +137,7 @@ public struct DeliveryLedger: Sendable {
             blocked = decoded.blocked
             inline = (decoded.extra ?? 0) > 0
         }
-        if blocked {
-            // Another push's pending stamps could make some of these skip this push: fold them, read again.
-            try await self.foldStamps(blocking: push)
-            targets = try await push.targets.chunk(
-                after: nil, upTo: nil, limit: limit + 1, on: self.database.client, logger: self.logger
-            ).targets
-        }
+        if blocked { targets = try await self.foldAndReread(push, after: nil, upTo: nil, limit: limit + 1) }
         return (targets, inline)
     }
 
@@ -152,8 +147,15 @@ public struct DeliveryLedger: Sendable {
         -> [PushTargets.Target]
     {
         let (targets, blocked) = try await push.targets.chunk(
-            after: after, upTo: upTo, limit: limit, on: self.database.client, logger: self.logger)
-        guard blocked else { return targets }
+            after: after, upTo: upTo, limit: limit, sentBy: (push.id, push.timestamp), on: self.database.client,
+            logger: self.logger)
+        return blocked ? try await self.foldAndReread(push, after: after, upTo: upTo, limit: limit) : targets
+    }
+
+    /// Another push's pending stamps could make some targets skip `push`: folds them, then reads the chunk again.
+    private func foldAndReread(_ push: PushForDelivery, after: UUID?, upTo: UUID?, limit: Int) async throws
+        -> [PushTargets.Target]
+    {
         try await self.foldStamps(blocking: push)
         return try await push.targets.chunk(
             after: after, upTo: upTo, limit: limit, on: self.database.client, logger: self.logger

@@ -45,20 +45,15 @@ public struct PushTargets: Sendable {
     public var name: String?
     public var attributesType: String?
     public var audience: Audience
-    /// The push these targets are for and its APNs timestamp: a chunk's select then also answers whether another
-    /// push's pending stamps could make one of its targets skip it (`DeliveryLedger.chunk(of:after:upTo:limit:)`).
-    public var push: (id: UUID, timestamp: Int64)?
 
     public init(
-        appID: Int64, event: LiveActivityNotification.Event, name: String?, attributesType: String?, audience: Audience,
-        push: (id: UUID, timestamp: Int64)? = nil
+        appID: Int64, event: LiveActivityNotification.Event, name: String?, attributesType: String?, audience: Audience
     ) {
         self.appID = appID
         self.event = event
         self.name = name
         self.attributesType = attributesType
         self.audience = audience
-        self.push = push
     }
 
     var isStart: Bool { self.event == .start }
@@ -166,12 +161,14 @@ public struct PushTargets: Sendable {
     }
 
     /// The next `limit` targets with channel ids in (after, upTo]. Rows are decoded column by column (`Target(_:)`).
-    /// `blocked`: another push's pending stamps could make one of them skip this push (see `push`).
-    public func chunk(after: UUID?, upTo: UUID?, limit: Int, on client: PostgresClient, logger: Logger) async throws
-        -> (targets: [Target], blocked: Bool)
-    {
+    /// `blocked`: another push's pending stamps could make one of them skip the push `sentBy` (its id and APNs
+    /// timestamp; see `DeliveryLedger.chunk(of:after:upTo:limit:)`).
+    public func chunk(
+        after: UUID?, upTo: UUID?, limit: Int, sentBy push: (id: UUID, timestamp: Int64)? = nil,
+        on client: PostgresClient, logger: Logger
+    ) async throws -> (targets: [Target], blocked: Bool) {
         var sql = SQLBuilder()
-        let select = self.chunkSelect(&sql, after: after, upTo: upTo, limit: limit)
+        let select = self.chunkSelect(&sql, after: after, upTo: upTo, limit: limit, sentBy: push)
         var targets: [Target] = []
         targets.reserveCapacity(limit)
         var blocked = false
@@ -186,14 +183,17 @@ public struct PushTargets: Sendable {
 
     /// The select of the next `limit` targets with channel ids in (after, upTo], in channel order; its columns are
     /// `channel_id, instance_id, row_ref, token, last_timestamp`, as `Target` has them, then `blocked`: whether
-    /// another push of the same name left pending stamps at least as new as this push's (evaluated once).
-    func chunkSelect(_ sql: inout SQLBuilder, after: UUID?, upTo: UUID?, limit: Int) -> String {
+    /// another push of the same name left pending stamps at least as new as those of the push `sentBy` (evaluated
+    /// once; false without `sentBy`).
+    func chunkSelect(
+        _ sql: inout SQLBuilder, after: UUID?, upTo: UUID?, limit: Int, sentBy push: (id: UUID, timestamp: Int64)?
+    ) -> String {
         let source = self.source(&sql)
         var range = ""
         if let after { range += " AND t.channel_id > \(sql.bind(after))" }
         if let upTo { range += " AND t.channel_id <= \(sql.bind(upTo))" }
         var blocked = "false"
-        if !self.isStart, let name = self.name, let push = self.push {
+        if !self.isStart, let name = self.name, let push {
             blocked = """
                 EXISTS (SELECT 1 FROM delivery_stamps s WHERE s.app_id = \(sql.bind(self.appID))
                     AND s.activity_name = \(sql.bind(name)) AND s.apns_timestamp >= \(sql.bind(push.timestamp))
