@@ -56,7 +56,8 @@ pids+=($!)
 GATEWAY_PORT=$gw_port DATABASE_POOL_SIZE=8 "$bin/gateway" serve >"$work/gateway.log" 2>&1 &
 pids+=($!)
 for _ in $(seq 50); do curl -fs "http://127.0.0.1:$gw_port/readyz" >/dev/null && curl -fs "http://127.0.0.1:$sim_admin/stats" >/dev/null && break; sleep 0.2; done
-curl -fsS -X POST "http://127.0.0.1:$sim_admin/config" -d '{"record":false,"count_tokens":false}' >/dev/null
+curl -fsS -X POST "http://127.0.0.1:$sim_admin/config" \
+    -d "{\"record\":false,\"count_tokens\":false,\"record_tokens\":[\"$(printf 'cd%.0s' $(seq 32))\"]}" >/dev/null
 
 openssl genpkey -algorithm EC -pkeyopt ec_paramgen_curve:P-256 -out "$work/key.p8" 2>/dev/null
 pem=$(awk 'BEGIN { ORS = "" } { print $0 "\\n" }' "$work/key.p8")
@@ -116,12 +117,14 @@ echo "   push $big_id"
 # The other app: one single-activity update every 200 ms while the fan-out runs.
 ts=1800000000
 small_ids=()
+small_ts=()
 while true; do
     # Over the API (curl), not psql: a psql per poll costs a process, a connection and a PostgreSQL backend,
     # which showed up as ~5% of the machine's CPU during the fan-out.
     state=$(curl -fsS -u "$big_auth" "http://127.0.0.1:$gw_port/api/pushes/$big_id" | sed -n 's/.*"state":"\([a-z]*\)".*/\1/p')
     [ "$state" = "done" ] || [ "$state" = "failed" ] && break
     ts=$((ts + 1))
+    small_ts+=("$ts")
     small_ids+=("$(curl -fsS -u "$small_auth" -H 'Content-Type: application/json' "http://127.0.0.1:$gw_port/api/push" \
         -d "{\"audience\":\"all\",\"device_types\":[\"ios\"],\"notification\":{\"ios\":{\"live_activity\":{\"event\":\"update\",\"name\":\"solo\",\"content_state\":{\"n\":$ts},\"timestamp\":$ts}}}}" | json_push_id)")
     sleep 0.2
@@ -157,6 +160,20 @@ SELECT 'other app: ' || count(*) || ' single updates during the fan-out, POST ->
        || E'\\n  of which POST -> claimed and resolved: p50 ' || $(pcts claim)
        || '; then sent and recorded: p50 ' || $(pcts send)
 FROM d" | sed 's/^/   /'
+# The same single updates timed where APNs would see them: the simulator records when each arrived (its token is
+# on the simulator's record list), and its APNs timestamp says which POST it came from.
+pairs=$(for i in "${!small_ids[@]}"; do printf "(%s,'%s')," "${small_ts[$i]}" "${small_ids[$i]}"; done)
+# (psql substitutes :'notes' only in what it reads from stdin, not in -c.)
+psql -qAt "$DATABASE_URL" -v notes="$(curl -fsS "http://127.0.0.1:$sim_admin/notifications?token=$(printf 'cd%.0s' $(seq 32))")" <<SQL | sed 's/^/   /'
+WITH sent(ts, push_id) AS (VALUES ${pairs%,}),
+     seen AS (SELECT (n -> 'body' -> 'aps' ->> 'timestamp')::bigint AS ts, (n ->> 'received_at')::float8 AS at
+              FROM jsonb_array_elements(:'notes'::jsonb) n),
+     d AS (SELECT seen.at - extract(epoch FROM p.created_at) AS first
+           FROM sent JOIN seen USING (ts) JOIN pushes p ON p.id = sent.push_id::uuid)
+SELECT '  POST -> request received by the simulator: ' || count(*) || ' of them, p50 ' || $(pcts first)
+       || ', max ' || round(1000 * max(first)) || ' ms'
+FROM d
+SQL
 echo "   phase time summed over workers (chunks run in parallel, so sums exceed wall time):"
 i=0
 for p in "${wpids[@]}"; do

@@ -56,7 +56,7 @@ extension SimConnectionHandler {
         switch verdict {
         case .accept:
             let record =
-                knobs.record
+                knobs.record || (!knobs.recordTokens.isEmpty && knobs.recordTokens.contains(lowerToken ?? ""))
                 ? RecordedNotification(
                     headers: request.head.headers, body: Data(body.readableBytesView),
                     receivedAt: Date().timeIntervalSince1970)

@@ -15,6 +15,8 @@ struct SimulatorKnobs: Codable, Sendable {
     var stall: Bool = false
     /// Keep every accepted notification for `GET /notifications`.
     var record: Bool = true
+    /// Tokens whose notifications are kept even with `record` off: a benchmark times a few among a million.
+    var recordTokens: Set<String> = []
     /// Count accepted and rejected notifications per device token (`GET /stats?token=`, `?tokens=all`). A
     /// million-token benchmark turns it off: the table's hashing and growth were a fifth of the simulator's CPU.
     var countTokens: Bool = true
@@ -30,6 +32,7 @@ struct SimulatorKnobs: Codable, Sendable {
         case goawayAfterStreams = "goaway_after_streams"
         case smallWindow = "small_window"
         case countTokens = "count_tokens"
+        case recordTokens = "record_tokens"
         case stall, record
     }
 
@@ -59,6 +62,10 @@ struct SimulatorKnobs: Codable, Sendable {
         if let v = json["count_tokens"] {
             guard let b = v as? Bool else { throw KnobError("count_tokens must be a boolean") }
             self.countTokens = b
+        }
+        if let v = json["record_tokens"] {
+            guard let tokens = v as? [String] else { throw KnobError("record_tokens must be a list of hex strings") }
+            self.recordTokens = Set(tokens.map { $0.lowercased() })
         }
         if let v = json["unregistered_tokens"] {
             guard let tokens = v as? [String] else {
