@@ -9,26 +9,33 @@ import ServiceLifecycle
 import Shared
 
 /// The job handlers of this build, by kind.
+/// `express`: the pool of the runner's express lane, for everything but fan-out batches; `database` is theirs.
 func jobHandlers(
-    database: Database, masterKey: MasterKey, metrics: any MetricsFactory, apns: APNsClient, delivery: DeliverySettings
+    database: Database, express: Database, masterKey: MasterKey, metrics: any MetricsFactory, apns: APNsClient,
+    delivery: DeliverySettings
 ) -> [String: any JobHandler] {
-    let ledger = DeliveryLedger(database: database)
-    let deliveries = DeliveryConfigCache(apps: PostgresAppStore(database: database, masterKey: masterKey))
+    let deliveries = DeliveryConfigCache(apps: PostgresAppStore(database: express, masterKey: masterKey))
     let sender = PushBatchHandler(
-        database: database, ledger: ledger, apns: apns, deliveries: deliveries, settings: delivery, metrics: metrics)
+        database: database, ledger: DeliveryLedger(database: database), apns: apns, deliveries: deliveries,
+        settings: delivery, metrics: metrics)
+    let ledger = DeliveryLedger(database: express)
+    let inline = PushBatchHandler(
+        database: express, ledger: ledger, apns: apns, deliveries: deliveries, settings: delivery, metrics: metrics)
     return [
         RegistryPurge.kind: RegistryPurge(database: database),
         IdleActivityEnder.kind: IdleActivityEnder(database: database),
         DeliveryStampFolding.kind: DeliveryStampFolding(database: database),
         ScheduleJobs.fire: ScheduleFiring(database: database),
         PushJobs.fanout: PushFanoutHandler(
-            database: database, ledger: ledger, settings: delivery, metrics: metrics, sender: sender),
+            database: express, ledger: ledger, settings: delivery, metrics: metrics, sender: inline),
         PushJobs.batch: sender,
     ]
 }
 
 /// The APNs client of this worker: Apple's hosts, or `APNS_ENDPOINT` trusting `APNS_CA_FILE`.
-func makeAPNsClient(configuration: WorkerConfiguration, logger: Logger) throws -> APNsClient {
+func makeAPNsClient(
+    configuration: WorkerConfiguration, expressEventLoop: (any EventLoop)? = nil, logger: Logger
+) throws -> APNsClient {
     var apns = APNsClientConfiguration()
     apns.connectionsPerPool = configuration.apnsConnections
     apns.maxConcurrentStreams = configuration.apnsMaxStreams
@@ -41,7 +48,7 @@ func makeAPNsClient(configuration: WorkerConfiguration, logger: Logger) throws -
                 setting: WorkerConfiguration.apnsCAFile.label, problem: "is not a readable PEM certificate file")
         }
     }
-    return try APNsClient(configuration: apns, logger: logger)
+    return try APNsClient(configuration: apns, expressEventLoop: expressEventLoop, logger: logger)
 }
 
 /// Closes the APNs connections when the group shuts down. It stands before the job runner in the group, so it
@@ -65,17 +72,22 @@ func buildWorker(configuration: WorkerConfiguration) async throws -> ServiceGrou
         logger: Logger(label: "worker.postgres"))
     let registry = PrometheusCollectorRegistry()
     let metrics = PrometheusMetricsFactory(registry: registry)
-    let queue = PostgresJobQueue(database: database)
+    let express = ExpressLane(
+        url: configuration.databaseURL, maxConnections: 6, logger: Logger(label: "worker.postgres.express"))
+    let queue = PostgresJobQueue(database: express.database)
+    var runnerConfiguration = configuration.runner
+    runnerConfiguration.express = express.executor
+    runnerConfiguration.bulkKinds = [PushJobs.batch]
     var apnsLogger = Logger(label: "worker.apns")
     apnsLogger.logLevel = configuration.logLevel
-    let apns = try makeAPNsClient(configuration: configuration, logger: apnsLogger)
+    let apns = try makeAPNsClient(configuration: configuration, expressEventLoop: express.eventLoop, logger: apnsLogger)
     let runner = JobRunner(
         queue: queue,
         wakeups: queue,
         handlers: jobHandlers(
-            database: database, masterKey: configuration.masterKey, metrics: metrics, apns: apns,
-            delivery: configuration.delivery),
-        configuration: configuration.runner,
+            database: database, express: express.database, masterKey: configuration.masterKey, metrics: metrics,
+            apns: apns, delivery: configuration.delivery),
+        configuration: runnerConfiguration,
         metrics: metrics,
         logger: logger
     )
@@ -101,6 +113,7 @@ func buildWorker(configuration: WorkerConfiguration) async throws -> ServiceGrou
     return ServiceGroup(
         configuration: .init(
             services: [
+                .init(service: express),
                 .init(service: database.client),
                 .init(service: app),
                 .init(service: APNsClientService(client: apns)),

@@ -36,6 +36,8 @@ public final class APNsClient: Sendable {
     public let configuration: APNsClientConfiguration
     public let tokens: ProviderTokenCache
     let group: any EventLoopGroup
+    /// Where each pool's express connection lives: an express lane's loop, or one of `group`'s.
+    let expressEventLoop: (any EventLoop)?
     let tls: NIOSSLContext
     let logger: Logger
     private let pools = Mutex<[PoolKey: Pool]>([:])
@@ -44,6 +46,7 @@ public final class APNsClient: Sendable {
         configuration: APNsClientConfiguration = .init(),
         tokens: ProviderTokenCache = ProviderTokenCache(),
         eventLoopGroup: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton,
+        expressEventLoop: (any EventLoop)? = nil,
         logger: Logger = Logger(label: "apns")
     ) throws {
         var tls = TLSConfiguration.makeClientConfiguration()
@@ -54,6 +57,7 @@ public final class APNsClient: Sendable {
         self.configuration = configuration
         self.tokens = tokens
         self.group = eventLoopGroup
+        self.expressEventLoop = expressEventLoop
         self.logger = logger
     }
 
@@ -119,13 +123,14 @@ public final class APNsClient: Sendable {
         return self.pools.withLock { pools in
             if let pool = pools[key] { return pool }
             let endpoint = self.configuration.endpointOverride ?? .for(credentials.environment)
-            let slot = {
+            let slot = { (eventLoop: any EventLoop) in
                 APNsConnectionSlot(
-                    eventLoop: self.group.next(), endpoint: endpoint, tls: self.tls, configuration: self.configuration,
+                    eventLoop: eventLoop, endpoint: endpoint, tls: self.tls, configuration: self.configuration,
                     tokens: self.tokens, logger: self.logger)
             }
             let pool = Pool(
-                slots: (0..<max(1, self.configuration.connectionsPerPool)).map { _ in slot() }, express: slot())
+                slots: (0..<max(1, self.configuration.connectionsPerPool)).map { _ in slot(self.group.next()) },
+                express: slot(self.expressEventLoop ?? self.group.next()))
             pools[key] = pool
             return pool
         }

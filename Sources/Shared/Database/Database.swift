@@ -1,4 +1,5 @@
 import Logging
+import NIOCore
 import PostgresNIO
 
 /// The one `PostgresClient` pool of a process, plus the helpers every store uses.
@@ -14,11 +15,15 @@ public struct Database: Sendable {
     }
 
     /// `fixedSize`: open all `maxConnections` at start and keep them (servers); otherwise open on demand (tools, tests).
-    public init(url: DatabaseURL, maxConnections: Int, fixedSize: Bool = false, logger: Logger) {
+    /// `eventLoopGroup`: where the connections live (an express lane gives its pool a thread of its own).
+    public init(
+        url: DatabaseURL, maxConnections: Int, fixedSize: Bool = false,
+        eventLoopGroup: any EventLoopGroup = PostgresClient.defaultEventLoopGroup, logger: Logger
+    ) {
         self.init(
             client: PostgresClient(
                 configuration: url.clientConfiguration(maxConnections: maxConnections, fixedSize: fixedSize),
-                backgroundLogger: logger),
+                eventLoopGroup: eventLoopGroup, backgroundLogger: logger),
             logger: logger
         )
     }

@@ -15,6 +15,11 @@ public struct JobRunnerConfiguration: Sendable {
     /// The most jobs of a kind in flight at once, so long jobs (big fan-out batches) leave slots for short ones
     /// (another tenant's single update).
     public var kindLimits: [String: Int] = [:]
+    /// Where the runner's loop and every job not of a bulk kind run (claims, single updates, schedules).
+    /// Without one, everything runs on the global pool.
+    public var express: EventLoopTaskExecutor?
+    /// Kinds that run on the global pool even with an express lane: the long, CPU-heavy ones (fan-out batches).
+    public var bulkKinds: Set<String> = []
 
     public init(
         owner: String = "worker-\(UUID().uuidString.prefix(8).lowercased())",
@@ -58,6 +63,11 @@ public struct JobRunner: Service {
     }
 
     public func run() async throws {
+        guard let express = self.configuration.express else { return await self.runLoop() }
+        await withTaskExecutorPreference(express) { await self.runLoop() }
+    }
+
+    private func runLoop() async {
         let doorbell = Doorbell()
         let ledger = JobLedger()
         await withDiscardingTaskGroup { background in
@@ -84,7 +94,13 @@ public struct JobRunner: Service {
                         sleep = await self.idleSleep(excluding: atLimit)
                     }
                     let timeout = sleep
-                    await cancelWhenGracefulShutdown { await doorbell.wait(timeout: timeout) }
+                    // Not `cancelWhenGracefulShutdown`: its waiter ends through an unstructured task on the global
+                    // pool, which a runner on an express lane must not wait for after every ring.
+                    await withGracefulShutdownHandler {
+                        await doorbell.wait(timeout: timeout)
+                    } onGracefulShutdown: {
+                        Task { await doorbell.ring() }
+                    }
                 }
                 let inFlight = await ledger.inFlightCount
                 self.logger.info("job runner draining", metadata: ["in_flight": "\(inFlight)"])
@@ -150,7 +166,13 @@ public struct JobRunner: Service {
             return JobFailure(jobID: job.id, retryAfter: nil, error: "no handler for job kind '\(job.kind)'")
         }
         do {
-            try await handler.run(job, logger: logger)
+            if self.configuration.express != nil, self.configuration.bulkKinds.contains(job.kind) {
+                try await withTaskExecutorPreference(globalConcurrentExecutor) {
+                    try await handler.run(job, logger: logger)
+                }
+            } else {
+                try await handler.run(job, logger: logger)
+            }
             return nil
         } catch JobError.permanent(let reason) {
             return JobFailure(jobID: job.id, retryAfter: nil, error: reason)
