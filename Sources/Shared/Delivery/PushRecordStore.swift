@@ -14,6 +14,48 @@ public struct PushForDelivery: Sendable {
     public var priority: APNsPriority
 }
 
+extension PushForDelivery {
+    /// What a fan-out job carries of its push, as `PostgresPushStore.insertStatement` writes it: the columns `push(_:)`
+    /// reads, but the state, which the first chunk's statement checks anyway.
+    public struct Snapshot: Decodable, Sendable {
+        var event: String
+        var name: String?
+        var attributesType: String?
+        var audience: Audience
+        /// The APNs body, base64.
+        var payload: String
+        var timestamp: Int64
+        var priority: Int16
+
+        enum CodingKeys: String, CodingKey {
+            case event, name, audience, payload, timestamp, priority
+            case attributesType = "attributes_type"
+        }
+    }
+
+    /// The push as its fan-out job's snapshot tells it, still queued. Nil when the snapshot's body is not base64.
+    public init?(id: UUID, appID: Int64, snapshot: Snapshot) {
+        // PostgreSQL's base64 breaks lines every 76 characters.
+        guard let body = Data(base64Encoded: snapshot.payload, options: .ignoreUnknownCharacters) else { return nil }
+        self.init(
+            id: id, appID: appID, state: "queued", event: snapshot.event, name: snapshot.name,
+            attributesType: snapshot.attributesType, audience: snapshot.audience, payload: ByteBuffer(bytes: body),
+            timestamp: snapshot.timestamp, priority: snapshot.priority)
+    }
+
+    init(
+        id: UUID, appID: Int64, state: String, event: String, name: String?, attributesType: String?,
+        audience: Audience, payload: ByteBuffer, timestamp: Int64, priority: Int16
+    ) {
+        self.init(
+            id: id, appID: appID, state: state,
+            targets: PushTargets(
+                appID: appID, event: .init(rawValue: event) ?? .update, name: name, attributesType: attributesType,
+                audience: audience),
+            payload: payload, timestamp: timestamp, priority: priority == 5 ? .powerConsiderate : .immediate)
+    }
+}
+
 /// One fan-out batch: channel ids in (lower, upper], resumed after `cursor`.
 public struct PushBatch: Sendable {
     public var pushID: UUID
@@ -52,13 +94,10 @@ public struct DeliveryLedger: Sendable {
         for try await row in rows.decode(
             (Int64, String, String, String?, String?, String, ByteBuffer, Int64, Int16).self)
         {
-            let audience = try JSONDecoder().decode(Audience.self, from: Data(row.5.utf8))
             return PushForDelivery(
-                id: id, appID: row.0, state: row.1,
-                targets: PushTargets(
-                    appID: row.0, event: .init(rawValue: row.2) ?? .update, name: row.3, attributesType: row.4,
-                    audience: audience),
-                payload: row.6, timestamp: row.7, priority: row.8 == 5 ? .powerConsiderate : .immediate)
+                id: id, appID: row.0, state: row.1, event: row.2, name: row.3, attributesType: row.4,
+                audience: try JSONDecoder().decode(Audience.self, from: Data(row.5.utf8)), payload: row.6,
+                timestamp: row.7, priority: row.8)
         }
         return nil
     }

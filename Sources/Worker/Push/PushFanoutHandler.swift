@@ -14,10 +14,21 @@ struct PushFanoutHandler: JobHandler {
     let sender: PushBatchHandler
 
     func run(_ job: ClaimedJob, logger: Logger) async throws {
-        let pushID = try JobPayload.pushID(job)
+        let reference = try JobPayload.decode(job)
+        let pushID = reference.push_id
         var logger = logger
         logger[metadataKey: "push_id"] = "\(pushID.uuidString.lowercased())"
-        guard let push = try await self.ledger.push(pushID) else { return }
+        // A first run takes the push from its job. A re-run reads it: it may be sending already. If it was cancelled
+        // meanwhile, the statement that claims it for sending (first chunk or fan-out) finds it no longer queued.
+        let push: PushForDelivery
+        if job.attempt == 1, let carried = reference.push,
+            let snapshot = PushForDelivery(id: pushID, appID: job.appID, snapshot: carried)
+        {
+            push = snapshot
+        } else {
+            guard let read = try await self.ledger.push(pushID) else { return }
+            push = read
+        }
         if push.state == "sending" {
             // A re-run after a crash: finish the batch this job was sending itself, if it was one.
             if let batch = try await self.ledger.batch(pushID: pushID, seq: 0), batch.sentByFanout {
@@ -69,6 +80,8 @@ enum JobPayload {
     struct Push: Decodable {
         var push_id: UUID
         var seq: Int32?
+        /// A fan-out job's copy of its push.
+        var push: PushForDelivery.Snapshot?
     }
 
     static func decode(_ job: ClaimedJob) throws -> Push {
@@ -78,6 +91,4 @@ enum JobPayload {
             throw JobError.permanent("the job's payload is not a push reference")
         }
     }
-
-    static func pushID(_ job: ClaimedJob) throws -> UUID { try self.decode(job).push_id }
 }
