@@ -56,8 +56,10 @@ pids+=($!)
 GATEWAY_PORT=$gw_port DATABASE_POOL_SIZE=8 "$bin/gateway" serve >"$work/gateway.log" 2>&1 &
 pids+=($!)
 for _ in $(seq 50); do curl -fs "http://127.0.0.1:$gw_port/readyz" >/dev/null && curl -fs "http://127.0.0.1:$sim_admin/stats" >/dev/null && break; sleep 0.2; done
+# The other app's one activity: the simulator records its notifications, to time them where APNs would see them.
+solo_token=$(printf 'cd%.0s' $(seq 32))
 curl -fsS -X POST "http://127.0.0.1:$sim_admin/config" \
-    -d "{\"record\":false,\"count_tokens\":false,\"record_tokens\":[\"$(printf 'cd%.0s' $(seq 32))\"]}" >/dev/null
+    -d "{\"record\":false,\"count_tokens\":false,\"record_tokens\":[\"$solo_token\"]}" >/dev/null
 
 openssl genpkey -algorithm EC -pkeyopt ec_paramgen_curve:P-256 -out "$work/key.p8" 2>/dev/null
 pem=$(awk 'BEGIN { ORS = "" } { print $0 "\\n" }' "$work/key.p8")
@@ -84,7 +86,7 @@ SELECT c.app_id, c.id, 'match', 'MatchAttributes', c.install_id, md5(c.install_i
 FROM channels c;
 INSERT INTO channels (app_id, install_id) SELECT id, 'solo' FROM apps WHERE name = 'small';
 INSERT INTO live_activities (app_id, channel_id, name, attributes_type, system_activity_id, push_token, environment)
-SELECT c.app_id, c.id, 'solo', 'MatchAttributes', 'solo', repeat('cd', 32), 'development'
+SELECT c.app_id, c.id, 'solo', 'MatchAttributes', 'solo', '$solo_token', 'development'
 FROM channels c WHERE c.install_id = 'solo';
 VACUUM ANALYZE;
 SQL
@@ -164,7 +166,7 @@ FROM d" | sed 's/^/   /'
 # on the simulator's record list), and its APNs timestamp says which POST it came from.
 pairs=$(for i in "${!small_ids[@]}"; do printf "(%s,'%s')," "${small_ts[$i]}" "${small_ids[$i]}"; done)
 # (psql substitutes :'notes' only in what it reads from stdin, not in -c.)
-psql -qAt "$DATABASE_URL" -v notes="$(curl -fsS "http://127.0.0.1:$sim_admin/notifications?token=$(printf 'cd%.0s' $(seq 32))")" <<SQL | sed 's/^/   /'
+psql -qAt "$DATABASE_URL" -v notes="$(curl -fsS "http://127.0.0.1:$sim_admin/notifications?token=$solo_token")" <<SQL | sed 's/^/   /'
 WITH sent(ts, push_id) AS (VALUES ${pairs%,}),
      seen AS (SELECT (n -> 'body' -> 'aps' ->> 'timestamp')::bigint AS ts, (n ->> 'received_at')::float8 AS at
               FROM jsonb_array_elements(:'notes'::jsonb) n),

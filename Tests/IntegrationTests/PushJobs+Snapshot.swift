@@ -28,7 +28,10 @@ import Testing
             let ledger = DeliveryLedger(database: gw.database)
             for id in ids {
                 let payload = try await gw.database.scalar(
-                    "SELECT payload::text FROM jobs WHERE kind = 'push.fanout' AND payload->>'push_id' = \(id.uuidString.lowercased())",
+                    """
+                    SELECT payload::text FROM jobs
+                    WHERE kind = 'push.fanout' AND payload->>'push_id' = \(id.uuidString.lowercased())
+                    """,
                     as: String.self)
                 let appID = try await gw.database.scalar("SELECT app_id FROM pushes WHERE id = \(id)", as: Int64.self)
                 let job = ClaimedJob(

@@ -23,6 +23,7 @@ public struct DeliveryStampFolding: JobHandler {
     }
 
     public func scheduleNext(after date: Date) async throws {
-        try await Recurring.scheduleNext(kind: Self.kind, every: self.interval, after: date, database: self.ledger.database)
+        try await Recurring.scheduleNext(
+            kind: Self.kind, every: self.interval, after: date, database: self.ledger.database)
     }
 }

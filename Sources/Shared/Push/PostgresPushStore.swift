@@ -68,7 +68,7 @@ public struct PostgresPushStore: PushStore {
 
     /// One statement: the operation (unless its idempotency key was used before), then its pushes and one fan-out job
     /// each, only if the operation went in. Answers one row: whether it did.
-    /// A fan-out job carries what the worker needs of its push (`PushJobs.Snapshot`), so that its first run does not
+    /// A fan-out job carries what the worker needs of its push (`PushForDelivery.Snapshot`), so that its first run does not
     /// read the push again: one round trip fewer between a single update's POST and its APNs request.
     static func insertStatement(
         _ rows: Rows, accepted: PushAccepted, appID: Int64, idempotencyKey: String?, scheduleIDs: [UUID]? = nil
@@ -101,7 +101,8 @@ public struct PostgresPushStore: PushStore {
                             \(pushes.map { $0.campaignCategories.joined(separator: "\u{1f}") })::text[],
                             \(schedules)::text[])
                     AS x(id, event, name, type, audience, request, payload, ts, priority, categories, schedule)
-                RETURNING id, event, activity_name, attributes_type, audience, apns_payload, apns_timestamp, apns_priority
+                RETURNING id, event, activity_name, attributes_type, audience, apns_payload, apns_timestamp,
+                          apns_priority
             ),
             queued AS (
                 INSERT INTO jobs (kind, app_id, payload, priority, run_at, max_attempts)

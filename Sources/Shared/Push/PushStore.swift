@@ -76,9 +76,9 @@ public enum PushJobs {
     public static let fanout = "push.fanout"
     public static let batch = "push.batch"
 
-    /// A push job's payload: the push, and for a batch job its sequence number (the worker's `JobPayload` reads it).
-    public static func payload(pushID: UUID, seq: Int? = nil) -> String {
-        let id = pushID.uuidString.lowercased()
-        return seq.map { #"{"push_id":"\#(id)","seq":\#($0)}"# } ?? #"{"push_id":"\#(id)"}"#
+    /// A batch job's payload: its push and sequence number (the worker's `JobPayload` reads it). A fan-out job's
+    /// payload, the push and its `PushForDelivery.Snapshot`, is built by `PostgresPushStore.insertStatement`.
+    public static func payload(pushID: UUID, seq: Int) -> String {
+        #"{"push_id":"\#(pushID.uuidString.lowercased())","seq":\#(seq)}"#
     }
 }
