@@ -1,6 +1,8 @@
 import Hummingbird
 import Logging
 import Metrics
+import NIOCore
+import NIOPosix
 import Prometheus
 import ServiceLifecycle
 import Shared
@@ -12,9 +14,15 @@ struct GatewayDependencies: Sendable {
     var credentials: CredentialCache
     var registry: PrometheusCollectorRegistry
     var metrics: any MetricsFactory
+    /// The loops that serve HTTP: the group of the database's connections.
+    var eventLoopGroup: any EventLoopGroup
 
-    init(database: Database, masterKey: MasterKey, registry: PrometheusCollectorRegistry = .init()) {
+    init(
+        database: Database, masterKey: MasterKey, registry: PrometheusCollectorRegistry = .init(),
+        eventLoopGroup: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton
+    ) {
         self.database = database
+        self.eventLoopGroup = eventLoopGroup
         self.apps = PostgresAppStore(database: database, masterKey: masterKey)
         self.credentials = CredentialCache(store: self.apps)
         self.registry = registry
@@ -69,7 +77,9 @@ func buildApplication(
 
     var app = Application(
         router: router,
+        server: .loopBoundHTTP1(),
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "gateway"),
+        eventLoopGroupProvider: .shared(dependencies.eventLoopGroup),
         logger: logger
     )
     let database = dependencies.database
@@ -79,18 +89,21 @@ func buildApplication(
     return app
 }
 
-/// The gateway process: the Postgres pool, then the HTTP server, in one service group (SIGTERM drains).
+/// The gateway process: its event loops, the Postgres pool, then the HTTP server, in one service group (SIGTERM
+/// drains, and the loops stop last).
 func buildGateway(configuration: GatewayConfiguration) async throws -> ServiceGroup {
     var logger = Logger(label: "gateway")
     logger.logLevel = configuration.logLevel
+    let loops = EventLoopThreads(count: configuration.eventLoopThreads)
     let database = Database(
         url: configuration.databaseURL, maxConnections: configuration.databasePoolSize, fixedSize: true,
-        logger: Logger(label: "gateway.postgres"))
-    let dependencies = GatewayDependencies(database: database, masterKey: configuration.masterKey)
+        eventLoopGroup: loops.group, logger: Logger(label: "gateway.postgres"))
+    let dependencies = GatewayDependencies(
+        database: database, masterKey: configuration.masterKey, eventLoopGroup: loops.group)
     let app = buildApplication(configuration: configuration, dependencies: dependencies, logger: logger)
     return ServiceGroup(
         configuration: .init(
-            services: [.init(service: database.client), .init(service: app)],
+            services: [.init(service: loops), .init(service: database.client), .init(service: app)],
             gracefulShutdownSignals: [.sigterm, .sigint],
             logger: logger
         )

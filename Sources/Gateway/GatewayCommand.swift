@@ -19,6 +19,10 @@ struct GatewayOptions: ParsableArguments {
     @Option(name: .customLong("database-url"), help: "postgres:// URL (DATABASE_URL).") var databaseURL: String?
     @Option(name: .customLong("database-pool-size"), help: "Database connections (DATABASE_POOL_SIZE, default 20).")
     var databasePoolSize: String?
+    @Option(
+        name: .customLong("event-loop-threads"),
+        help: "Threads serving HTTP and PostgreSQL (GATEWAY_EVENT_LOOP_THREADS, default: the cores).")
+    var eventLoopThreads: String?
     @Option(name: .customLong("admin-token"), help: "Bearer token of the operator API (ADMIN_TOKEN).") var adminToken:
         String?
     @Option(name: .customLong("master-key"), help: "Base64 AES-256 key sealing APNs keys (MASTER_KEY).") var masterKey:
@@ -38,11 +42,7 @@ extension GatewayCommand {
             let configuration = try exitOnConfigError {
                 try GatewayConfiguration(options: self.options, environment: ProcessInfo.processInfo.environment)
             }
-            LoggingSystem.bootstrap { label in
-                var handler = StreamLogHandler.standardError(label: label)
-                handler.logLevel = configuration.logLevel
-                return handler
-            }
+            LoggingSystem.bootstrap { label in LineLogHandler(label: label, level: configuration.logLevel) }
             let gateway = try await buildGateway(configuration: configuration)
             try await exitOnFailure { try await gateway.run() }
         }

@@ -1,4 +1,5 @@
 import Logging
+import NIOCore
 import Shared
 
 /// Everything the gateway reads at start. Flags win over environment variables.
@@ -8,17 +9,22 @@ struct GatewayConfiguration: Sendable {
     static let adminToken = Setting(flag: "admin-token", environment: "ADMIN_TOKEN")
     static let maxBodyBytes = Setting(flag: "max-body-bytes", environment: "MAX_BODY_BYTES")
     static let databasePoolSize = Setting(flag: "database-pool-size", environment: "DATABASE_POOL_SIZE")
+    static let eventLoopThreads = Setting(flag: "event-loop-threads", environment: "GATEWAY_EVENT_LOOP_THREADS")
 
     /// The settings `gateway serve` reads; deployment files are checked against these names.
     static let settings: [Setting] = [
         CommonSettings.databaseURL, CommonSettings.logLevel, CommonSettings.masterKey,
         CommonSettings.migrationsDirectory, host, port, adminToken, maxBodyBytes, databasePoolSize,
+        eventLoopThreads,
     ]
 
     var host: String
     var port: Int
     var databaseURL: DatabaseURL
     var databasePoolSize: Int
+    /// The threads that serve HTTP and hold the PostgreSQL connections (one group: a handler runs on its
+    /// connection's loop, and a pool connection on the same loop answers it without a thread hop).
+    var eventLoopThreads: Int
     var adminToken: String
     var masterKey: MasterKey
     var logLevel: Logger.Level
@@ -28,12 +34,14 @@ struct GatewayConfiguration: Sendable {
 
     init(
         host: String = "127.0.0.1", port: Int = 8080, databaseURL: DatabaseURL, databasePoolSize: Int = 20,
-        adminToken: String, masterKey: MasterKey, logLevel: Logger.Level = .info, maxBodyBytes: Int = 64 * 1024
+        eventLoopThreads: Int = System.coreCount, adminToken: String, masterKey: MasterKey,
+        logLevel: Logger.Level = .info, maxBodyBytes: Int = 64 * 1024
     ) {
         self.host = host
         self.port = port
         self.databaseURL = databaseURL
         self.databasePoolSize = databasePoolSize
+        self.eventLoopThreads = eventLoopThreads
         self.adminToken = adminToken
         self.masterKey = masterKey
         self.logLevel = logLevel
@@ -54,6 +62,8 @@ struct GatewayConfiguration: Sendable {
             databaseURL: try resolve.databaseURL(CommonSettings.databaseURL, flag: options.databaseURL),
             databasePoolSize: try resolve.integer(
                 Self.databasePoolSize, flag: options.databasePoolSize, default: 20, range: 1...500),
+            eventLoopThreads: try resolve.integer(
+                Self.eventLoopThreads, flag: options.eventLoopThreads, default: System.coreCount, range: 1...256),
             adminToken: token,
             masterKey: try resolve.masterKey(CommonSettings.masterKey, flag: options.masterKey),
             logLevel: try resolve.logLevel(CommonSettings.logLevel, flag: options.logLevel),

@@ -53,11 +53,7 @@ struct WorkerCommand: AsyncParsableCommand {
             FileHandle.standardError.write(Data("\(error.description)\n".utf8))
             throw ExitCode(2)
         }
-        LoggingSystem.bootstrap { label in
-            var handler = StreamLogHandler.standardError(label: label)
-            handler.logLevel = configuration.logLevel
-            return handler
-        }
+        LoggingSystem.bootstrap { label in LineLogHandler(label: label, level: configuration.logLevel) }
         do {
             try await buildWorker(configuration: configuration).run()
         } catch let error as MigrationError {
