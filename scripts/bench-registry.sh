@@ -5,10 +5,15 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 CHANNELS=${CHANNELS:-100000}
-# wrk paces each connection (delay = CONNECTIONS / RATE), a closed loop: the rate reached is RATE / (1 + latency *
-# RATE / CONNECTIONS). With 64 connections a 10 ms latency alone capped 5,000/s at 2,800/s; with 128 and ~1.5 ms the
-# loop still loses ~5%, so the default paces at 5,400/s to reach the target of 5,000. wrk prints the rate reached.
+# wrk paces each connection with delay(), a closed loop: the rate reached is about RATE / (1 + latency * RATE /
+# CONNECTIONS). With 64 connections a 10 ms latency alone capped 5,000/s at 2,800/s; with 128 the loop loses 1-5%,
+# so the default paces at 5,400/s to reach the target of 5,000. wrk prints the rate reached.
 RATE=${RATE:-5400}
+# PACING=poisson (default): each wait is drawn from an exponential distribution (mean CONNECTIONS / RATE), so calls
+# of different connections arrive independently, as devices' do. PACING=fixed waits the mean every time: after any
+# stall the connections answered together wait together and then call together, so bursts of up to CONNECTIONS
+# calls recur (p99 4.7-5.2 ms against 3.1-3.9 ms with poisson for the same build, interleaved; see README).
+PACING=${PACING:-poisson}
 CONNECTIONS=${CONNECTIONS:-128}
 DURATION=${DURATION:-30s}
 # BIN_DIR: a directory holding a gateway built elsewhere (to compare two builds in one sitting); default: build now.
@@ -40,8 +45,8 @@ export ADMIN_TOKEN=$(openssl rand -hex 24) MASTER_KEY=$(openssl rand -base64 32)
 # contending for the CPUs); 4 lost throughput.
 export DATABASE_POOL_SIZE=${DATABASE_POOL_SIZE:-$((4 * $(nproc)))}
 # The gateway, PostgreSQL and wrk share this host's cores. One event loop thread serves 5,000 requests/s in about
-# half a core and leaves the rest to PostgreSQL: p99 4.8-5.2 ms at ~5,190/s, against 5.3-5.9 ms at ~5,135/s with a
-# thread per core (interleaved 30 s runs on 2 cores).
+# half a core and leaves the rest to PostgreSQL: p99 3.1-3.9 ms against 4.2-4.4 ms with a thread per core (poisson;
+# fixed: 4.8-5.2 against 5.3-5.9 ms; interleaved 30 s runs on 2 cores).
 export GATEWAY_EVENT_LOOP_THREADS=${GATEWAY_EVENT_LOOP_THREADS:-1}
 "$bin/gateway" migrate >/dev/null
 GATEWAY_PORT=$gw_port "$bin/gateway" serve >"$work/gateway.log" 2>&1 &
@@ -83,11 +88,15 @@ request = function()
     local body = '{"attributes_type":"MatchAttributes","token":"' .. token .. '","system_activity_id":"act-' .. i .. '"}'
     return wrk.format(nil, "/api/channels/" .. ids[i] .. "/live-activities/match", nil, body)
 end
-delay = function() return $delay_ms end
+if "$PACING" == "poisson" then
+    delay = function() return -math.log(1 - math.random()) * $delay_ms end
+else
+    delay = function() return $delay_ms end
+end
 local statuses = {}
 response = function(status) statuses[status] = (statuses[status] or 0) + 1 end
 LUA
-echo "== wrk: $CONNECTIONS connections, ~$RATE req/s target (each connection waits ${delay_ms} ms between requests), $DURATION"
+echo "== wrk: $CONNECTIONS connections paced at ~$RATE req/s (each waits ${delay_ms} ms on average between requests, $PACING pacing), $DURATION"
 cpu_of() { awk '{ print ($14 + $15) / 100 }' "/proc/$1/stat"; }
 # This PostgreSQL's CPU in seconds: utime + stime of its postmaster and every child, in clock ticks (`ps -o times`
 # rounds each process down to whole seconds, which with a dozen backends under-counted by up to that many seconds).
