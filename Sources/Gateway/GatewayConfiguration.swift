@@ -23,7 +23,7 @@ struct GatewayConfiguration: Sendable {
     var databaseURL: DatabaseURL
     var databasePoolSize: Int
     /// The threads that serve HTTP and hold the PostgreSQL connections (one group: a handler runs on its
-    /// connection's loop, and a pool connection on the same loop answers it without a thread hop).
+    /// connection's loop; with one thread, every query's connection is on that loop too, so no call changes threads).
     var eventLoopThreads: Int
     var adminToken: String
     var masterKey: MasterKey
