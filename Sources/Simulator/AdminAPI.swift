@@ -38,6 +38,16 @@ enum AdminAPI {
             }
             return try json(list)
         }
+        // What each device shows, Apple's rules applied to its recorded notifications: `?token=` one, else all.
+        router.get("activities") { request, _ in
+            let recordings = state.snapshot().recordings
+            let only = request.uri.queryParameters.get("token")?.lowercased()
+            var devices: [String: Any] = [:]
+            for (token, notes) in recordings where only == nil || token == only {
+                devices[token] = LiveActivityDevice.replaying(notes.map(\.body)).json
+            }
+            return try json(devices)
+        }
         router.post("keys") { request, _ in
             let object = try await body(request)
             guard let team = object["team_id"] as? String, let kid = object["key_id"] as? String,

@@ -40,7 +40,7 @@ import Testing
                 (#"{"or":[{"named_user":"bob"},{"tag":"casual"}]}"#, 2),
             ]
             for (index, (audience, expected)) in pushes.enumerated() {
-                let id = try await e2e.send(Self.update(audience: audience, timestamp: 1_800_000_000 + index))
+                let id = try await e2e.send(Self.update(audience: audience, timestamp: 1_700_000_000 + index))
                 let report = try await e2e.finished(id)
                 let counts = report["counts"] as? [String: Int] ?? [:]
                 #expect(report["state"] as? String == "done", "\(audience): \(report)")

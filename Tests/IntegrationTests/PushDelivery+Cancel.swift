@@ -10,7 +10,7 @@ import Testing
         try await EndToEndHarness.run(environment: environment) { e2e in
             try await e2e.gateway.seedActivities(appKey: e2e.app.key, count: 1000)
             try await e2e.simulator.configure(["latency_ms": 100])
-            let id = try await e2e.send(PushDeliveryFailureTests.update(1_800_000_001))
+            let id = try await e2e.send(PushDeliveryFailureTests.update(1_700_000_001))
             var sent = 0
             for _ in 0..<300 where sent == 0 {
                 try await Task.sleep(for: .milliseconds(20))

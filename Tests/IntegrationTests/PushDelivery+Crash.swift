@@ -8,7 +8,7 @@ import Testing
             let total = 3000
             try await e2e.gateway.seedActivities(appKey: e2e.app.key, count: total)
             try await e2e.simulator.configure(["latency_ms": 40])
-            let id = try await e2e.send(PushDeliveryFailureTests.update(1_800_000_001))
+            let id = try await e2e.send(PushDeliveryFailureTests.update(1_700_000_001))
 
             // Kill the only worker once it is well into the push.
             var seen = 0
@@ -46,7 +46,7 @@ import Testing
         try await EndToEndHarness.run(workers: 1, environment: environment) { e2e in
             try await e2e.gateway.seedActivities(appKey: e2e.app.key, count: 800)
             try await e2e.simulator.configure(["latency_ms": 40])
-            let id = try await e2e.send(PushDeliveryFailureTests.update(1_800_000_001))
+            let id = try await e2e.send(PushDeliveryFailureTests.update(1_700_000_001))
             var seen = 0
             while seen == 0 {
                 try await Task.sleep(for: .milliseconds(10))

@@ -13,7 +13,7 @@ import Testing
         try await EndToEndHarness.run { e2e in
             try await e2e.gateway.seedActivities(appKey: e2e.app.key, count: 3)
             try await e2e.simulator.configure(["unregistered_tokens": [hexToken(2)]])
-            let first = try await e2e.finished(try await e2e.send(Self.update(1_800_000_001)))
+            let first = try await e2e.finished(try await e2e.send(Self.update(1_700_000_001)))
             #expect((first["counts"] as? [String: Int])?["accepted"] == 2)
             #expect((first["counts"] as? [String: Int])?["failed"] == 1)
             #expect(first["failed_by_reason"] as? [String: Int] == ["Unregistered": 1])
@@ -22,7 +22,7 @@ import Testing
                 as: String.self)
             #expect(state == "invalid:Unregistered")
 
-            let second = try await e2e.finished(try await e2e.send(Self.update(1_800_000_002)))
+            let second = try await e2e.finished(try await e2e.send(Self.update(1_700_000_002)))
             #expect((second["counts"] as? [String: Int])?["targeted"] == 2)
             #expect(try await e2e.requests(hexToken(2)) == 1)
             #expect(try await e2e.accepted(hexToken(1)) == 2)
@@ -36,7 +36,7 @@ import Testing
         try await EndToEndHarness.run(environment: ["PUSH_CHUNK_SIZE": "20"]) { e2e in
             try await e2e.gateway.seedActivities(appKey: e2e.app.key, count: 60)
             try await e2e.simulator.configure(["failure_rates": ["ServiceUnavailable": 0.3]])
-            let report = try await e2e.finished(try await e2e.send(Self.update(1_800_000_001)))
+            let report = try await e2e.finished(try await e2e.send(Self.update(1_700_000_001)))
             #expect((report["counts"] as? [String: Int])?["accepted"] == 60, "\(report)")
             for n in 1...60 {
                 #expect(try await e2e.accepted(hexToken(n)) == 1, "token \(n)")
@@ -58,7 +58,7 @@ import Testing
                     "public_key": e2e.simulator.credentials.signingKey.publicKeyPEM,
                     "bundle_ids": ["com.example.other"],
                 ])
-            let report = try await e2e.finished(try await e2e.send(Self.update(1_800_000_001)))
+            let report = try await e2e.finished(try await e2e.send(Self.update(1_700_000_001)))
             #expect(report["state"] as? String == "failed")
             #expect(report["failure_reason"] as? String == "TopicDisallowed")
             let counts = report["counts"] as? [String: Int] ?? [:]

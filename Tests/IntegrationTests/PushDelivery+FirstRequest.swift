@@ -13,7 +13,7 @@ import Testing
     @Test func theReportGivesTheFirstRequestTimeOnlyWhenSomethingWasSent() async throws {
         try await EndToEndHarness.run { e2e in
             try await e2e.gateway.seedActivities(appKey: e2e.app.key, count: 3)
-            let sent = try await e2e.finished(try await e2e.send(Self.update(1_800_000_002)))
+            let sent = try await e2e.finished(try await e2e.send(Self.update(1_700_000_002)))
             #expect((sent["counts"] as? [String: Int])?["accepted"] == 3)
             let created = try #require(sent["created"] as? String)
             let first = try #require(sent["first_request"] as? String, "\(sent)")
@@ -26,7 +26,7 @@ import Testing
             #expect(view == 1)
 
             // Older than what every instance already got: all skipped, nothing sent, no first request.
-            let skipped = try await e2e.finished(try await e2e.send(Self.update(1_800_000_001)))
+            let skipped = try await e2e.finished(try await e2e.send(Self.update(1_700_000_001)))
             #expect((skipped["counts"] as? [String: Int])?["skipped"] == 3, "\(skipped)")
             #expect(skipped["first_request"] is NSNull, "\(skipped)")
         }

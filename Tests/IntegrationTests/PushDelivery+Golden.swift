@@ -44,11 +44,11 @@ import Testing
                     {"event":"start","attributes_type":"MatchAttributes","attributes":{"home":"Lions","away":"Tigers"},
                      "content_state":{"home":0,"away":0,"minute":0},"stale_date":1800003600,"relevance_score":50,
                      "alert":{"title":"Kick-off","body":"Lions v Tigers is about to start","sound":"whistle.caf"},
-                     "timestamp":1800000000}
+                     "timestamp":1700000000}
                     """#))
             #expect(
                 try await e2e.finished(start)["counts"] as? [String: Int] == [
-                    "targeted": 1, "sent": 1, "accepted": 1, "failed": 0, "skipped": 0, "canceled": 0,
+                    "targeted": 1, "sent": 1, "accepted": 1, "failed": 0, "skipped": 0, "canceled": 0, "superseded": 0,
                 ])
             try await self.expectMatches(e2e, token: startToken, golden: "start")
 
@@ -61,7 +61,7 @@ import Testing
                 Self.push(
                     #"""
                     {"event":"update","name":"match","content_state":{"home":1,"away":0,"minute":12},"priority":5,
-                     "stale_date":1800003600,"timestamp":1800000100}
+                     "stale_date":1800003600,"timestamp":1700000100}
                     """#))
             #expect((try await e2e.finished(update)["counts"] as? [String: Int])?["accepted"] == 1)
             try await self.expectMatches(e2e, token: token, golden: "update")
@@ -71,14 +71,14 @@ import Testing
                     #"""
                     {"event":"end","name":"match","content_state":{"home":2,"away":1,"minute":90},
                      "alert":{"title":"Full time","body":"Lions win 2-1"},"dismissal_date":1800007200,
-                     "timestamp":1800000200}
+                     "timestamp":1700000200}
                     """#))
             #expect((try await e2e.finished(end)["counts"] as? [String: Int])?["accepted"] == 1)
             try await self.expectMatches(e2e, token: token, golden: "end")
 
             // End ended the instance: nothing is targeted any more.
             let after = try await e2e.send(
-                Self.push(#"{"event":"update","name":"match","content_state":{"home":3},"timestamp":1800000300}"#))
+                Self.push(#"{"event":"update","name":"match","content_state":{"home":3},"timestamp":1700000300}"#))
             #expect((try await e2e.finished(after)["counts"] as? [String: Int])?["targeted"] == 0)
             #expect(try await e2e.requests(token) == 2)
         }

@@ -12,7 +12,7 @@ import Testing
         [{"audience":{"or":[{"tag":"vip","group":"tier"},{"and":[{"named_user":"u1"},{"not":{"tag":"x"}}]}]},
           "device_types":["ios"],
           "notification":{"ios":{"live_activity":{"event":"update","name":"match","priority":5,
-                                                  "content_state":{"home":2},"timestamp":1800000123}}}},
+                                                  "content_state":{"home":2},"timestamp":1700000123}}}},
          {"audience":{"ios_channel":["8f5a7e1c-0b5e-4f5e-9d1c-2f1a6b3c4d5e"]},"device_types":["ios"],
           "notification":{"ios":{"live_activity":{"event":"start","attributes_type":"MatchAttributes",
                                                   "attributes":{"team":"A"},"content_state":{"home":0},

@@ -21,8 +21,10 @@ struct PushRoutes {
         let tenant = try context.requireTenant()
         let key = try Self.idempotencyKey(request)
         let submission = try await request.decodeJSON(PushSubmission.self, limit: self.bodyLimit)
+        let now = Date()
+        try submission.checkTimestamps(now: now)
         let (accepted, replayed) = try await self.pushes.submit(
-            appID: tenant.appID, submission.pushes, idempotencyKey: key, now: Date())
+            appID: tenant.appID, submission.pushes, idempotencyKey: key, now: now)
         context.logger.info(
             "push accepted",
             metadata: [
@@ -35,7 +37,7 @@ struct PushRoutes {
 
     @Sendable func validate(_ request: Request, context: GatewayContext) async throws -> OK<Empty> {
         _ = try context.requireTenant()
-        _ = try await request.decodeJSON(PushSubmission.self, limit: self.bodyLimit)
+        try await request.decodeJSON(PushSubmission.self, limit: self.bodyLimit).checkTimestamps(now: Date())
         return OK(Empty())
     }
 

@@ -6,7 +6,7 @@ import PostgresNIO
 /// The schema version this build was written against. Gateway and worker refuse to serve any other.
 /// A unit test checks it equals the highest numbered file in `sql/`.
 public enum Schema {
-    public static let version = 11
+    public static let version = 12
 }
 
 /// A numbered migration file, `sql/0001_init.sql`.

@@ -7,6 +7,8 @@ public struct ChunkOutcome: Sendable {
     public var accepted: [PushTargets.Target] = []
     public var failures: [(target: PushTargets.Target, failure: DeliveryTriage.Failure)] = []
     public var skipped = 0
+    /// Targets a newer push to the same name reaches instead (`PushOrder`).
+    public var superseded = 0
     public var configurationError: String?
     /// The last channel id of the chunk: where the batch resumes.
     public var cursor: UUID
@@ -30,14 +32,16 @@ extension DeliveryLedger {
     /// statement (atomic by itself, no BEGIN / COMMIT round trips); anything else is one transaction.
     /// `deferStamps`: an update's instance stamps go to `delivery_stamps`, to be folded in after the push
     /// (`DeliveryLedger+DeferredStamps.swift`); a push sent in batches does that, a single-chunk push stamps at once.
-    /// Returns whether the batch goes on: false once it was stopped (the push was canceled, or failed).
+    /// The same statement declares the batch's next chunk as in flight (`DeliveryLedger+Supersession.swift`).
+    /// Returns how many superseding pushes the next chunk must honour, or nil once the batch stopped (the push was
+    /// canceled, or failed).
     @discardableResult
     public func record(
         _ outcome: ChunkOutcome, push: PushForDelivery, seq: Int32, lastOfBatch: Bool = false,
         deferStamps: Bool = false
-    ) async throws -> Bool {
+    ) async throws -> Int? {
         let logger = self.database.logger
-        let counts = Self.stampAndCount(outcome, push: push, seq: seq, deferStamps: deferStamps)
+        let counts = Self.stampAndCount(outcome, push: push, seq: seq, deferStamps: deferStamps, last: lastOfBatch)
         if outcome.failures.isEmpty && outcome.configurationError == nil && !lastOfBatch {
             return try await Self.batchGoesOn(self.database.client.query(counts, logger: logger))
         }
@@ -92,7 +96,7 @@ extension DeliveryLedger {
                     WHERE id = \(push.id) AND state = 'sending'
                     """, logger: logger)
                 try await Self.stopBatches(pushID: push.id, on: connection, logger: logger)
-                return false
+                return nil
             }
             if lastOfBatch {
                 try await Self.finishBatch(pushID: push.id, seq: seq, on: connection, logger: logger)
@@ -103,22 +107,24 @@ extension DeliveryLedger {
 
     /// One statement: the delivery stamp of every accepted instance (an `end` also ends it; a deferred update's goes
     /// to one pending `delivery_stamps` row), and the chunk's counts and cursor on its batch row, answering the
-    /// batch's state. A batch that was stopped while this chunk was in flight takes back from its `canceled` what the
-    /// chunk did process.
+    /// batch's state and superseding count. A batch that was stopped while this chunk was in flight takes back from its
+    /// `canceled` what the chunk did process. Unless `last`, the batch's next chunk is declared in flight.
+    /// A stamp moves an instance's last push only forward in `PushOrder` (timestamp, then acceptance).
     ///
     /// The stamp goes to each row where the chunk's select found it (`ctid`, checked against the id), which spares a
     /// primary-key probe per instance. A row that has moved since (a rotation wrote a new version) is stamped by id.
-    static func stampAndCount(_ outcome: ChunkOutcome, push: PushForDelivery, seq: Int32, deferStamps: Bool)
-        -> PostgresQuery
-    {
+    static func stampAndCount(
+        _ outcome: ChunkOutcome, push: PushForDelivery, seq: Int32, deferStamps: Bool, last: Bool = false
+    ) -> PostgresQuery {
         let event = push.targets.event
         let later = deferStamps && event == .update ? outcome.accepted : []
         let stamped = event == .start || !later.isEmpty ? [] : outcome.accepted
         let ends = event == .end ? ", state = 'ended', ended_reason = 'end_pushed', ended_at = now()" : ""
+        let (ts, pushSeq) = (push.timestamp, push.seq)
         return """
             WITH deferred AS (
-                INSERT INTO delivery_stamps (push_id, app_id, activity_name, apns_timestamp, instance_ids)
-                SELECT \(push.id), \(push.appID), \(push.targets.name ?? ""), \(push.timestamp),
+                INSERT INTO delivery_stamps (push_id, app_id, activity_name, apns_timestamp, push_seq, instance_ids)
+                SELECT \(push.id), \(push.appID), \(push.targets.name ?? ""), \(ts), \(pushSeq),
                        \(later.map(\.instanceID))::int8[]
                 WHERE \(later.count) > 0
             ),
@@ -128,33 +134,49 @@ extension DeliveryLedger {
             ),
             in_place AS (
                 UPDATE live_activities l
-                SET last_apns_timestamp = greatest(coalesce(l.last_apns_timestamp, 0), \(push.timestamp)),
-                    last_update_at = now(), last_push_id = \(push.id)\(unescaped: ends)
+                SET (last_apns_timestamp, last_push_seq, last_update_at, last_push_id) =
+                    (SELECT CASE WHEN newer THEN \(ts) ELSE l.last_apns_timestamp END,
+                            CASE WHEN newer THEN \(pushSeq) ELSE l.last_push_seq END, now(),
+                            CASE WHEN newer THEN \(push.id) ELSE l.last_push_id END
+                     FROM (SELECT (\(ts), \(pushSeq)) >= (coalesce(l.last_apns_timestamp, 0),
+                                                          coalesce(l.last_push_seq, 0)) AS newer) o)\(unescaped: ends)
                 FROM targets x
                 WHERE l.ctid = x.row AND l.id = x.id AND l.state = 'active'
                 RETURNING l.id
             ),
             moved AS (
-                UPDATE live_activities
-                SET last_apns_timestamp = greatest(coalesce(last_apns_timestamp, 0), \(push.timestamp)),
-                    last_update_at = now(), last_push_id = \(push.id)\(unescaped: ends)
-                WHERE id = ANY(ARRAY(SELECT id FROM targets EXCEPT SELECT id FROM in_place)) AND state = 'active'
+                UPDATE live_activities l
+                SET (last_apns_timestamp, last_push_seq, last_update_at, last_push_id) =
+                    (SELECT CASE WHEN newer THEN \(ts) ELSE l.last_apns_timestamp END,
+                            CASE WHEN newer THEN \(pushSeq) ELSE l.last_push_seq END, now(),
+                            CASE WHEN newer THEN \(push.id) ELSE l.last_push_id END
+                     FROM (SELECT (\(ts), \(pushSeq)) >= (coalesce(l.last_apns_timestamp, 0),
+                                                          coalesce(l.last_push_seq, 0)) AS newer) o)\(unescaped: ends)
+                WHERE l.id = ANY(ARRAY(SELECT id FROM targets EXCEPT SELECT id FROM in_place)) AND l.state = 'active'
             )
             UPDATE push_batches
             SET cursor_channel = \(outcome.cursor), processed = processed + \(Int32(outcome.processed)),
                 sent = sent + \(Int64(outcome.sent)), accepted = accepted + \(Int64(outcome.accepted.count)),
                 failed = failed + \(Int64(outcome.failures.count)), skipped = skipped + \(Int64(outcome.skipped)),
+                superseded = superseded + \(Int64(outcome.superseded)),
                 first_request_at = least(first_request_at, \(outcome.sent > 0 ? outcome.sendStartedAt : nil)),
                 canceled = CASE WHEN state = 'stopped' THEN greatest(canceled - \(Int64(outcome.processed)), 0)
-                           ELSE canceled END
+                           ELSE canceled END,
+                sending_gen = superseded_gen,
+                sending_until = CASE WHEN \(last) THEN NULL
+                                     ELSE now() + make_interval(secs => \(Self.leaseSeconds)) END
             WHERE push_id = \(push.id) AND seq = \(seq)
-            RETURNING state
+            RETURNING state, superseded_gen
             """
     }
 
-    private static func batchGoesOn(_ rows: PostgresRowSequence) async throws -> Bool {
-        for try await state in rows.decode(String.self) { return state == "queued" }
-        return false
+    /// The batch's superseding count when it goes on, nil once it was stopped.
+    private static func batchGoesOn(_ rows: PostgresRowSequence) async throws -> Int? {
+        var gen: Int?
+        for try await (state, superseding) in rows.decode((String, Int32).self) where state == "queued" {
+            gen = Int(superseding)
+        }
+        return gen
     }
 
     /// Stops the push's unfinished batches: what they had not processed yet is `canceled`. Answers how many that is.

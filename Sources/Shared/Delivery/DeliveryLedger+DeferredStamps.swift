@@ -10,8 +10,8 @@ extension DeliveryLedger {
     static let foldRowsPerStatement = 16
 
     /// When a push's chunk select found them (its `blocked` column): folds the pending stamps of the same app and
-    /// name whose APNs timestamp is not older than the push's (other than its own), so that the select, made again,
-    /// sees every instance's last timestamp. Returns how many instances were stamped.
+    /// name that are newer than the push in `PushOrder` (timestamp, then acceptance), so that the select, made
+    /// again, sees every instance's last push. Returns how many instances were stamped.
     @discardableResult
     public func foldStamps(blocking push: PushForDelivery) async throws -> Int {
         guard push.targets.event != .start, let name = push.targets.name else { return 0 }
@@ -19,7 +19,7 @@ extension DeliveryLedger {
             """
             SELECT s.id FROM delivery_stamps s
             WHERE s.app_id = \(push.appID) AND s.activity_name = \(name) AND s.apns_timestamp >= \(push.timestamp)
-              AND s.push_id <> \(push.id)
+              AND (s.apns_timestamp, s.push_seq) > (\(push.timestamp), \(push.seq))
             """)
     }
 
@@ -63,28 +63,30 @@ extension DeliveryLedger {
 
     /// One statement: takes up to `foldRowsPerStatement` of the pending rows `select` picks, keeps the newest stamp
     /// per instance, writes it (by primary key: see `sql/0011_deferred_stamps.sql`), and answers how many pending rows
-    /// and instances it took. A stamp never lowers an instance's timestamp, and the update time and push follow the
-    /// newest timestamp: an update sent in between by a single-chunk push stays.
+    /// and instances it took. A stamp never moves an instance's last push back in `PushOrder`, and the update time
+    /// follows it: an update sent in between by a single-chunk push stays.
     static func foldStatement(_ select: PostgresQuery) -> PostgresQuery {
         // Only `select` has bindings: the text around it is fixed, so its `$n` stay as they are.
         let sql = """
             WITH taken AS (
                 DELETE FROM delivery_stamps
                 WHERE id IN (\(select.sql) ORDER BY 1 LIMIT \(Self.foldRowsPerStatement) FOR UPDATE OF s)
-                RETURNING push_id, apns_timestamp, delivered_at, instance_ids
+                RETURNING push_id, apns_timestamp, push_seq, delivered_at, instance_ids
             ),
             newest AS (
-                SELECT DISTINCT ON (x.id) x.id, t.push_id, t.apns_timestamp, t.delivered_at
+                SELECT DISTINCT ON (x.id) x.id, t.push_id, t.apns_timestamp, t.push_seq, t.delivered_at
                 FROM taken t, unnest(t.instance_ids) AS x(id)
-                ORDER BY x.id, t.apns_timestamp DESC
+                ORDER BY x.id, t.apns_timestamp DESC, t.push_seq DESC
             ),
             stamped AS (
                 UPDATE live_activities l
-                SET last_apns_timestamp = greatest(coalesce(l.last_apns_timestamp, 0), x.apns_timestamp),
-                    last_update_at = CASE WHEN x.apns_timestamp >= coalesce(l.last_apns_timestamp, 0)
-                                          THEN greatest(l.last_update_at, x.delivered_at) ELSE l.last_update_at END,
-                    last_push_id = CASE WHEN x.apns_timestamp >= coalesce(l.last_apns_timestamp, 0)
-                                        THEN x.push_id ELSE l.last_push_id END
+                SET (last_apns_timestamp, last_push_seq, last_update_at, last_push_id) =
+                    (SELECT CASE WHEN newer THEN x.apns_timestamp ELSE l.last_apns_timestamp END,
+                            CASE WHEN newer THEN x.push_seq ELSE l.last_push_seq END,
+                            CASE WHEN newer THEN greatest(l.last_update_at, x.delivered_at) ELSE l.last_update_at END,
+                            CASE WHEN newer THEN x.push_id ELSE l.last_push_id END
+                     FROM (SELECT (x.apns_timestamp, x.push_seq) >= (coalesce(l.last_apns_timestamp, 0),
+                                                                     coalesce(l.last_push_seq, 0)) AS newer) o)
                 FROM newest x
                 WHERE l.id = x.id AND l.state = 'active'
             )

@@ -11,7 +11,12 @@ public struct PushForDelivery: Sendable {
     public var targets: PushTargets
     public var payload: ByteBuffer
     public var timestamp: Int64
+    /// The order in which the gateway accepted it (`pushes.seq`).
+    public var seq: Int64
     public var priority: APNsPriority
+
+    /// Its place in the order a device applies payloads in.
+    public var order: PushOrder { PushOrder(timestamp: self.timestamp, seq: self.seq) }
 }
 
 extension PushForDelivery {
@@ -25,10 +30,11 @@ extension PushForDelivery {
         /// The APNs body, base64.
         var payload: String
         var timestamp: Int64
+        var seq: Int64
         var priority: Int16
 
         enum CodingKeys: String, CodingKey {
-            case event, name, audience, payload, timestamp, priority
+            case event, name, audience, payload, timestamp, seq, priority
             case attributesType = "attributes_type"
         }
     }
@@ -40,19 +46,19 @@ extension PushForDelivery {
         self.init(
             id: id, appID: appID, state: "queued", event: snapshot.event, name: snapshot.name,
             attributesType: snapshot.attributesType, audience: snapshot.audience, payload: ByteBuffer(bytes: body),
-            timestamp: snapshot.timestamp, priority: snapshot.priority)
+            timestamp: snapshot.timestamp, seq: snapshot.seq, priority: snapshot.priority)
     }
 
     init(
         id: UUID, appID: Int64, state: String, event: String, name: String?, attributesType: String?,
-        audience: Audience, payload: ByteBuffer, timestamp: Int64, priority: Int16
+        audience: Audience, payload: ByteBuffer, timestamp: Int64, seq: Int64, priority: Int16
     ) {
         self.init(
             id: id, appID: appID, state: state,
             targets: PushTargets(
                 appID: appID, event: .init(rawValue: event) ?? .update, name: name, attributesType: attributesType,
                 audience: audience),
-            payload: payload, timestamp: timestamp, priority: priority == 5 ? .powerConsiderate : .immediate)
+            payload: payload, timestamp: timestamp, seq: seq, priority: priority == 5 ? .powerConsiderate : .immediate)
     }
 }
 
@@ -87,17 +93,17 @@ public struct DeliveryLedger: Sendable {
         let rows = try await self.database.client.query(
             """
             SELECT app_id, state, event, activity_name, attributes_type, audience::text, apns_payload, apns_timestamp,
-                   apns_priority
+                   seq, apns_priority
             FROM pushes WHERE id = \(id)
             """,
             logger: self.logger)
         for try await row in rows.decode(
-            (Int64, String, String, String?, String?, String, ByteBuffer, Int64, Int16).self)
+            (Int64, String, String, String?, String?, String, ByteBuffer, Int64, Int64, Int16).self)
         {
             return PushForDelivery(
                 id: id, appID: row.0, state: row.1, event: row.2, name: row.3, attributesType: row.4,
                 audience: try JSONDecoder().decode(Audience.self, from: Data(row.5.utf8)), payload: row.6,
-                timestamp: row.7, priority: row.8)
+                timestamp: row.7, seq: row.8, priority: row.9)
         }
         return nil
     }
@@ -124,8 +130,10 @@ public struct DeliveryLedger: Sendable {
             let sizes = plan.sizes.map { Int32($0) }
             try await connection.query(
                 """
-                INSERT INTO push_batches (push_id, seq, lower_channel, upper_channel, targets, sent_by_fanout)
-                SELECT \(push.id), seq::int4 - 1, nullif(lo, '')::uuid, nullif(hi, '')::uuid, n, false
+                INSERT INTO push_batches (push_id, seq, lower_channel, upper_channel, targets, sent_by_fanout,
+                                          superseded_gen)
+                SELECT \(push.id), seq::int4 - 1, nullif(lo, '')::uuid, nullif(hi, '')::uuid, n, false,
+                       (SELECT cardinality(superseded_by) FROM pushes WHERE id = \(push.id))
                 FROM unnest(\(lowers)::text[], \(uppers)::text[], \(sizes)::int4[]) WITH ORDINALITY AS x(lo, hi, n, seq)
                 """,
                 logger: self.logger)
@@ -140,16 +148,17 @@ public struct DeliveryLedger: Sendable {
     }
 
     /// Reads the push's first targets (up to `limit` + 1) and, when there are 1 to `limit` of them, records in the same
-    /// statement the fan-out of a push that its fan-out job sends itself: the push becomes `sending` with one batch.
-    /// One round trip on a single update's way to APNs. `inline` is false when there are no targets, more than
-    /// `limit`, or another run already recorded the push.
+    /// statement the fan-out of a push that its fan-out job sends itself: the push becomes `sending` with one batch,
+    /// whose chunk is declared in flight (`DeliveryLedger+Supersession.swift`). One round trip on a single update's
+    /// way to APNs. `inline` is the number of superseding pushes the chunk must honour, nil when there are no targets,
+    /// more than `limit`, or another run already recorded the push.
     public func firstChunk(of push: PushForDelivery, limit: Int) async throws
-        -> (targets: [PushTargets.Target], inline: Bool)
+        -> (targets: [PushTargets.Target], inline: Int?)
     {
         var sql = SQLBuilder()
         let first = push.targets.chunkSelect(
-            &sql, after: nil, upTo: nil, limit: limit + 1, sentBy: (push.id, push.timestamp))
-        let (id, most) = (sql.bind(push.id), sql.bind(limit))
+            &sql, after: nil, upTo: nil, limit: limit + 1, sentBy: (push.id, push.order))
+        let (id, most, lease) = (sql.bind(push.id), sql.bind(limit), sql.bind(Self.leaseSeconds))
         let query = PostgresQuery(
             unsafeSQL: """
                 WITH first AS (\(first)),
@@ -158,23 +167,25 @@ public struct DeliveryLedger: Sendable {
                     UPDATE pushes SET state = 'sending', batches_total = 1, targeted = total.n, started_at = now()
                     FROM total
                     WHERE pushes.id = \(id) AND pushes.state = 'queued' AND total.n BETWEEN 1 AND \(most)
-                    RETURNING total.n
+                    RETURNING total.n, cardinality(pushes.superseded_by) AS gen
                 ),
                 batch AS (
-                    INSERT INTO push_batches (push_id, seq, lower_channel, upper_channel, targets, sent_by_fanout)
-                    SELECT \(id), 0, NULL, NULL, n, true FROM claimed
+                    INSERT INTO push_batches (push_id, seq, lower_channel, upper_channel, targets, sent_by_fanout,
+                                              superseded_gen, sending_gen, sending_until)
+                    SELECT \(id), 0, NULL, NULL, n, true, gen, gen, now() + make_interval(secs => \(lease))
+                    FROM claimed
                 )
-                SELECT first.*, (SELECT count(*) FROM claimed) FROM first ORDER BY first.channel_id
+                SELECT first.*, (SELECT gen::int8 FROM claimed) FROM first ORDER BY first.channel_id
                 """, binds: sql.binds)
         var targets: [PushTargets.Target] = []
-        var inline = false
+        var inline: Int?
         var blocked = false
         let rows = try await self.database.client.query(query, logger: self.logger)
         for try await row in rows {
             let decoded = try PushTargets.Target.decode(row)
             targets.append(decoded.target)
             blocked = decoded.blocked
-            inline = (decoded.extra ?? 0) > 0
+            inline = decoded.extra.map(Int.init)
         }
         if blocked { targets = try await self.foldAndReread(push, after: nil, upTo: nil, limit: limit + 1) }
         return (targets, inline)
@@ -186,7 +197,7 @@ public struct DeliveryLedger: Sendable {
         -> [PushTargets.Target]
     {
         let (targets, blocked) = try await push.targets.chunk(
-            after: after, upTo: upTo, limit: limit, sentBy: (push.id, push.timestamp), on: self.database.client,
+            after: after, upTo: upTo, limit: limit, sentBy: (push.id, push.order), on: self.database.client,
             logger: self.logger)
         return blocked ? try await self.foldAndReread(push, after: after, upTo: upTo, limit: limit) : targets
     }

@@ -158,13 +158,20 @@ public struct PushTargets: Sendable {
         public var token: String
         /// The APNs timestamp of the last update sent to the instance.
         public var lastTimestamp: Int64?
+        /// The acceptance order (`pushes.seq`) of that update.
+        public var lastSeq: Int64?
+
+        /// The place of the last push sent to the instance in `PushOrder`, if one was.
+        public var lastSent: PushOrder? {
+            self.lastTimestamp.map { PushOrder(timestamp: $0, seq: self.lastSeq ?? 0) }
+        }
     }
 
     /// The next `limit` targets with channel ids in (after, upTo]. Rows are decoded column by column (`Target(_:)`).
     /// `blocked`: another push's pending stamps could make one of them skip the push `sentBy` (its id and APNs
     /// timestamp; see `DeliveryLedger.chunk(of:after:upTo:limit:)`).
     public func chunk(
-        after: UUID?, upTo: UUID?, limit: Int, sentBy push: (id: UUID, timestamp: Int64)? = nil,
+        after: UUID?, upTo: UUID?, limit: Int, sentBy push: (id: UUID, order: PushOrder)? = nil,
         on client: PostgresClient, logger: Logger
     ) async throws -> (targets: [Target], blocked: Bool) {
         var sql = SQLBuilder()
@@ -182,11 +189,11 @@ public struct PushTargets: Sendable {
     }
 
     /// The select of the next `limit` targets with channel ids in (after, upTo], in channel order; its columns are
-    /// `channel_id, instance_id, row_ref, token, last_timestamp`, as `Target` has them, then `blocked`: whether
-    /// another push of the same name left pending stamps at least as new as those of the push `sentBy` (evaluated
-    /// once; false without `sentBy`).
+    /// `channel_id, instance_id, row_ref, token, last_timestamp, last_seq`, as `Target` has them, then `blocked`:
+    /// whether another push of the same name left pending stamps newer in `PushOrder` than the push `sentBy`
+    /// (evaluated once; false without `sentBy`).
     func chunkSelect(
-        _ sql: inout SQLBuilder, after: UUID?, upTo: UUID?, limit: Int, sentBy push: (id: UUID, timestamp: Int64)?
+        _ sql: inout SQLBuilder, after: UUID?, upTo: UUID?, limit: Int, sentBy push: (id: UUID, order: PushOrder)?
     ) -> String {
         let source = self.source(&sql)
         var range = ""
@@ -196,15 +203,16 @@ public struct PushTargets: Sendable {
         if !self.isStart, let name = self.name, let push {
             blocked = """
                 EXISTS (SELECT 1 FROM delivery_stamps s WHERE s.app_id = \(sql.bind(self.appID))
-                    AND s.activity_name = \(sql.bind(name)) AND s.apns_timestamp >= \(sql.bind(push.timestamp))
-                    AND s.push_id <> \(sql.bind(push.id)))
+                    AND s.activity_name = \(sql.bind(name)) AND s.apns_timestamp >= \(sql.bind(push.order.timestamp))
+                    AND (s.apns_timestamp, s.push_seq) > (\(sql.bind(push.order.timestamp)), \(sql.bind(push.order.seq))))
                 """
         }
         let columns =
             self.isStart
-            ? "t.channel_id, 0::int8 AS instance_id, ''::text AS row_ref, t.token, NULL::int8 AS last_timestamp"
+            ? "t.channel_id, 0::int8 AS instance_id, ''::text AS row_ref, t.token, NULL::int8 AS last_timestamp,"
+                + " NULL::int8 AS last_seq"
             : "t.channel_id, t.id AS instance_id, t.ctid::text AS row_ref, t.push_token AS token,"
-                + " t.last_apns_timestamp AS last_timestamp"
+                + " t.last_apns_timestamp AS last_timestamp, t.last_push_seq AS last_seq"
         return """
             SELECT \(columns), \(blocked) AS blocked \(source)\(range) ORDER BY t.channel_id LIMIT \(sql.bind(limit))
             """
@@ -213,7 +221,7 @@ public struct PushTargets: Sendable {
 
 extension PushTargets.Target {
     /// A target from the columns `chunkSelect` answers, decoded one concrete type at a time, with the `blocked` column
-    /// and, when the row has one more, that column as an `Int64`. Decoding the row as a tuple
+    /// and, when the row has one more, that column as an `Int64` (nil when NULL). Decoding the row as a tuple
     /// (`decode((UUID, Int64, ...).self)`) looked up the tuple's generic metadata for every row: 11% of a sending
     /// worker's CPU in a `perf` profile of the million-activity fan-out.
     static func decode(_ row: PostgresRow) throws -> (target: Self, blocked: Bool, extra: Int64?) {
@@ -225,9 +233,9 @@ extension PushTargets.Target {
         let target = Self(
             channelID: try next().decode(UUID.self), instanceID: try next().decode(Int64.self),
             row: try next().decode(String.self), token: try next().decode(String.self),
-            lastTimestamp: try next().decode(Int64?.self))
+            lastTimestamp: try next().decode(Int64?.self), lastSeq: try next().decode(Int64?.self))
         let blocked = try next().decode(Bool.self)
-        return (target, blocked, try cells.next()?.decode(Int64.self))
+        return (target, blocked, try cells.next()?.decode(Int64?.self) ?? nil)
     }
 }
 

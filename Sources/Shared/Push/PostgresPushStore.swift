@@ -101,7 +101,7 @@ public struct PostgresPushStore: PushStore {
                             \(pushes.map { $0.campaignCategories.joined(separator: "\u{1f}") })::text[],
                             \(schedules)::text[])
                     AS x(id, event, name, type, audience, request, payload, ts, priority, categories, schedule)
-                RETURNING id, event, activity_name, attributes_type, audience, apns_payload, apns_timestamp,
+                RETURNING id, event, activity_name, attributes_type, audience, apns_payload, apns_timestamp, seq,
                           apns_priority
             ),
             queued AS (
@@ -110,7 +110,7 @@ public struct PostgresPushStore: PushStore {
                        jsonb_build_object('push_id', i.id, 'push', jsonb_build_object(
                            'event', i.event, 'name', i.activity_name, 'attributes_type', i.attributes_type,
                            'audience', i.audience, 'payload', encode(i.apns_payload, 'base64'),
-                           'timestamp', i.apns_timestamp, 'priority', i.apns_priority)),
+                           'timestamp', i.apns_timestamp, 'seq', i.seq, 'priority', i.apns_priority)),
                        \(job.priority), now(), \(job.maxAttempts)
                 FROM inserted i
             )
@@ -127,7 +127,7 @@ public struct PostgresPushStore: PushStore {
         let rows = try await self.database.client.query(
             """
             SELECT push_id, operation_id, event, activity_name, state, failure_reason, targeted, sent, accepted, failed,
-                   skipped, canceled, failed_by_reason::text, created_at, finished_at, first_request_at
+                   skipped, canceled, failed_by_reason::text, created_at, finished_at, first_request_at, superseded
             FROM push_report WHERE push_id = \(pushID) AND app_id = \(appID)
             """,
             logger: self.logger
@@ -135,7 +135,7 @@ public struct PostgresPushStore: PushStore {
         for try await row in rows.decode(
             (
                 UUID, UUID, String, String?, String, String?, Int64, Int64, Int64, Int64, Int64, Int64, String, Date,
-                Date?, Date?
+                Date?, Date?, Int64
             )
             .self)
         {
@@ -143,7 +143,8 @@ public struct PostgresPushStore: PushStore {
                 pushID: row.0, operationID: row.1, event: row.2, name: row.3.flatMap { $0.isEmpty ? nil : $0 },
                 state: row.4, failureReason: row.5,
                 counts: .init(
-                    targeted: row.6, sent: row.7, accepted: row.8, failed: row.9, skipped: row.10, canceled: row.11),
+                    targeted: row.6, sent: row.7, accepted: row.8, failed: row.9, skipped: row.10, canceled: row.11,
+                    superseded: row.16),
                 failedByReason: (try? JSONDecoder().decode([String: Int64].self, from: Data(row.12.utf8))) ?? [:],
                 created: row.13, finished: row.14, firstRequest: row.15)
         }

@@ -20,6 +20,22 @@ public struct PushRequest: Sendable, Equatable {
     enum IOSKeys: String, CodingKey, CaseIterable { case liveActivity = "live_activity" }
     enum CampaignKeys: String, CodingKey, CaseIterable { case categories }
 
+    /// How far ahead of the server's clock a push's own `timestamp` may be, in seconds. iOS ignores a payload older than
+    /// the last one it applied, so a timestamp far in the future would silently block every later update.
+    public static let timestampLeadLimit: Int64 = 60
+
+    /// The push's own `timestamp` is at most `timestampLeadLimit` ahead of `sentAt` (now, or a schedule's send time).
+    /// `prefix`: the push's path in the body ("" for a body that is the push, "[2]." in a list, "push." in a schedule).
+    public func checkTimestamp(sentAt: Date, prefix: String = "") throws(ValidationError) {
+        guard let timestamp = self.liveActivity.timestamp else { return }
+        let latest = Int64(sentAt.timeIntervalSince1970) + Self.timestampLeadLimit
+        guard timestamp <= latest else {
+            throw ValidationError(
+                path: "\(prefix)notification.ios.live_activity.timestamp",
+                rule: "may be at most \(Self.timestampLeadLimit) s ahead of the server's clock (at most \(latest))")
+        }
+    }
+
     /// The APNs body with `timestamp` (the push's own, or the one the server assigns).
     public func payload(timestamp: Int64) throws(ValidationError) -> [UInt8] {
         try APNsPayload.encode(
@@ -79,5 +95,12 @@ public struct PushSubmission: Sendable, Decodable {
 
     public init(from decoder: any Decoder) throws {
         self.pushes = try OneOrMany<PushRequest>(from: decoder).elements
+    }
+
+    /// Every push's own timestamp is within `PushRequest.timestampLeadLimit` of `now`.
+    public func checkTimestamps(now: Date) throws(ValidationError) {
+        for (index, push) in self.pushes.enumerated() {
+            try push.checkTimestamp(sentAt: now, prefix: self.pushes.count > 1 ? "[\(index)]." : "")
+        }
     }
 }

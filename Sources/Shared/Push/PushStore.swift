@@ -34,6 +34,8 @@ public struct PushReport: Sendable, Encodable, Equatable {
 
     public struct Counts: Sendable, Encodable, Equatable {
         public var targeted, sent, accepted, failed, skipped, canceled: Int64
+        /// Targets a newer push to the same activity name reached instead (`PushOrder`).
+        public var superseded: Int64
     }
 
     enum CodingKeys: String, CodingKey {

@@ -28,9 +28,11 @@ public struct PostgresScheduleStore: ScheduleStore {
     )] {
         var rows: [(UUID, Date, String?, String)] = []
         for (index, request) in requests.enumerated() {
-            let path = requests.count > 1 ? "[\(index)].\(request.timePath())" : request.timePath()
-            rows.append(
-                (UUID(), try request.time.resolve(now: now, path: path), request.name, try Self.json(request.push)))
+            let prefix = requests.count > 1 ? "[\(index)]." : ""
+            let sendAt = try request.time.resolve(now: now, path: prefix + request.timePath())
+            // A scheduled push's own timestamp is bounded by its send time.
+            try request.push.checkTimestamp(sentAt: sendAt, prefix: prefix + "push.")
+            rows.append((UUID(), sendAt, request.name, try Self.json(request.push)))
         }
         try await self.database.transaction { connection in
             try await connection.query(
@@ -140,6 +142,7 @@ public struct PostgresScheduleStore: ScheduleStore {
     public func replace(appID: Int64, id: UUID, _ request: ScheduleRequest, now: Date) async throws -> ScheduleSummary?
     {
         let sendAt = try request.time.resolve(now: now, path: request.timePath())
+        try request.push.checkTimestamp(sentAt: sendAt, prefix: "push.")
         let push = try Self.json(request.push)
         let changed = try await self.database.transaction { connection -> Bool in
             guard let state = try await Self.lockedState(appID: appID, id: id, on: connection, logger: self.logger)

@@ -6,7 +6,8 @@ import Shared
 /// `push.batch`: sends one batch of a push in chunks. Each chunk is selected in one query (the next one while the
 /// current one is sent), sent as one APNs call (the body shared by every request), retried where APNs says so, and
 /// recorded in one transaction together with the batch's cursor, so a worker that dies re-sends at most the chunk
-/// it had in flight.
+/// it had in flight. Each chunk is declared in flight before it is sent (the previous chunk's record declares the next)
+/// and leaves out the targets of pushes that superseded this one (`DeliveryLedger+Supersession.swift`).
 struct PushBatchHandler: JobHandler {
     let database: Database
     let ledger: DeliveryLedger
@@ -33,11 +34,12 @@ struct PushBatchHandler: JobHandler {
         try await self.deliver(push, batch: batch, first: nil, logger: logger)
     }
 
-    /// Sends `batch` from its cursor to its end. `first`: its first chunk, already read by the caller (a fan-out that
-    /// has just marked the push as sending and found that it fits in one chunk).
-    func deliver(_ push: PushForDelivery, batch: PushBatch, first: [PushTargets.Target]?, logger: Logger)
-        async throws
-    {
+    /// Sends `batch` from its cursor to its end. `first`: its first chunk, already read and declared in flight by the
+    /// caller (a fan-out that has just marked the push as sending and found that it fits in one chunk), with the
+    /// number of superseding pushes it must honour.
+    func deliver(
+        _ push: PushForDelivery, batch: PushBatch, first: (targets: [PushTargets.Target], gen: Int)?, logger: Logger
+    ) async throws {
         let seq = batch.seq
         guard let (bundleID, credentials) = try await self.deliveries.configuration(appID: push.appID) else {
             throw JobError.permanent("the app no longer exists")
@@ -45,12 +47,17 @@ struct PushBatchHandler: JobHandler {
         let topic = APNsRequest.liveActivityTopic(bundleID: bundleID)
         var clock = ContinuousClock.now
         var chunk: [PushTargets.Target]
+        var gen: Int
         if let first {
-            chunk = first
+            (chunk, gen) = first
         } else {
             chunk = try await self.select(push, after: batch.cursor ?? batch.lower, upTo: batch.upper)
             self.phase("select", since: &clock)
+            // Declared after the select: a push that superseded this one before is honoured when the chunk is sent.
+            guard let declared = try await self.ledger.declareChunk(pushID: push.id, seq: seq) else { return }
+            gen = declared
         }
+        var superseders = Superseders()
         // The batch was read as queued (or handed in by a caller that has just made it); recording a chunk answers
         // whether it still is, so a cancel or a configuration error stops it after the chunk in flight.
         while let last = chunk.last {
@@ -60,10 +67,12 @@ struct PushBatchHandler: JobHandler {
             async let following = full ? self.select(push, after: last.channelID, upTo: batch.upper) : []
             clock = ContinuousClock.now
             let outcome = try await self.send(
-                chunk, last: last.channelID, push: push, topic: topic, credentials: credentials)
+                chunk, last: last.channelID, push: push, seq: seq, topic: topic, credentials: credentials,
+                gen: gen, superseders: &superseders)
             self.phase("send", since: &clock)
             // A chunk shorter than a full one is the batch's last: the batch is finished in the same transaction.
-            let goesOn = try await self.ledger.record(
+            // Otherwise the record declares the next chunk in flight.
+            let next = try await self.ledger.record(
                 outcome, push: push, seq: seq, lastOfBatch: !full,
                 deferStamps: self.settings.deferStamps && !batch.sentByFanout)
             self.phase("record", since: &clock)
@@ -72,7 +81,8 @@ struct PushBatchHandler: JobHandler {
                 logger.error("push stopped: APNs refused its configuration", metadata: ["reason": "\(reason)"])
                 return
             }
-            if !full || !goesOn { return }
+            guard full, let next else { return }
+            gen = next
             chunk = try await following
             self.phase("select", since: &clock)  // only the part the send and record did not hide
         }
@@ -84,21 +94,34 @@ struct PushBatchHandler: JobHandler {
         try await self.ledger.chunk(of: push, after: after, upTo: upTo, limit: self.settings.chunkSize)
     }
 
+    /// Sends the targets of `chunk` that neither a newer push reached nor a superseding push reaches (`PushOrder`),
+    /// retrying where APNs says so; each retry round is declared in flight again.
     private func send(
-        _ chunk: [PushTargets.Target], last: UUID, push: PushForDelivery, topic: String, credentials: APNsCredentials
+        _ chunk: [PushTargets.Target], last: UUID, push: PushForDelivery, seq: Int32, topic: String,
+        credentials: APNsCredentials, gen: Int, superseders: inout Superseders
     ) async throws -> ChunkOutcome {
         var outcome = ChunkOutcome(cursor: last, processed: chunk.count, sendStartedAt: Date())
+        let reached = try await superseders.reached(chunk, gen: gen, push: push, ledger: self.ledger)
         var pending: [Int] = []
         for (index, target) in chunk.enumerated() {
-            // iOS ignores an update that is not newer than the last it applied: do not spend the budget on it.
-            if let lastSent = target.lastTimestamp, lastSent >= push.timestamp {
-                outcome.skipped += 1
-            } else {
-                pending.append(index)
+            let decision =
+                reached.contains(target.channelID)
+                ? .supersede : push.order.decision(for: push.targets.event, lastSent: target.lastSent)
+            switch decision {
+            case .send: pending.append(index)
+            case .skip: outcome.skipped += 1
+            case .supersede: outcome.superseded += 1
             }
         }
         var attempt = 1
         while !pending.isEmpty {
+            if attempt > 1, let declared = try await self.ledger.declareChunk(pushID: push.id, seq: seq) {
+                let reached = try await superseders.reached(
+                    pending.map { chunk[$0] }, gen: declared, push: push, ledger: self.ledger)
+                outcome.superseded += reached.count
+                pending.removeAll { reached.contains(chunk[$0].channelID) }
+                if pending.isEmpty { break }
+            }
             let requests = pending.map {
                 APNsRequest(deviceToken: chunk[$0].token, topic: topic, body: push.payload, priority: push.priority)
             }
@@ -144,5 +167,6 @@ struct PushBatchHandler: JobHandler {
         counter("accepted").increment(by: outcome.accepted.count)
         counter("failed").increment(by: outcome.failures.count)
         counter("skipped").increment(by: outcome.skipped)
+        counter("superseded").increment(by: outcome.superseded)
     }
 }

@@ -37,6 +37,9 @@ struct PushFanoutHandler: JobHandler {
             return
         }
         guard push.state == "queued" else { return }
+        // Older unfinished pushes of the same name leave the targets this one reaches to it, once their chunks in
+        // flight are answered (`DeliveryLedger+Supersession.swift`). One statement when there are none.
+        try await self.ledger.supersede(for: push, logger: logger)
         let started = ContinuousClock.now
         // Most pushes are small (one activity, one user): reading the first chunk settles whether the push fits in
         // one, and then that chunk is what gets sent, with no count of the audience and no second read.
@@ -47,13 +50,14 @@ struct PushFanoutHandler: JobHandler {
             let recorded =
                 first.isEmpty
                 ? try await self.ledger.recordFanout(push: push, plan: .empty)
-                : inline
+                : inline != nil
             logger.debug(
                 "push resolved to one chunk", metadata: ["app_id": "\(push.appID)", "targeted": "\(first.count)"])
             guard recorded, !first.isEmpty else { return }
             var sending = push
             sending.state = "sending"
-            try await self.sender.deliver(sending, batch: .inline(pushID: push.id), first: first, logger: logger)
+            try await self.sender.deliver(
+                sending, batch: .inline(pushID: push.id), first: (first, inline ?? 0), logger: logger)
             return
         }
         // The first chunk, in channel order, tells how far into the id space the first targets reach.

@@ -99,6 +99,12 @@ struct SimulatorHarness: Sendable {
     func notifications(token: String) async throws -> [[String: Any]] {
         try await self.admin(.GET, "/notifications?token=\(token)") as? [[String: Any]] ?? []
     }
+
+    /// What each device shows (the simulator applies Apple's rules to what it recorded), by token.
+    func activities(token: String? = nil) async throws -> [String: [String: Any]] {
+        try await self.admin(.GET, "/activities" + (token.map { "?token=\($0)" } ?? "")) as? [String: [String: Any]]
+            ?? [:]
+    }
 }
 
 enum Payloads {

@@ -1,0 +1,71 @@
+import Foundation
+import PostgresNIO
+import Shared
+import Synchronization
+import Testing
+
+/// The handshake between a push and an older push of the same name that it supersedes: the newer one waits while a
+/// chunk of the older one, chosen before, is in flight; every chunk the older one sends after leaves out the targets
+/// the newer one reaches. No worker runs here: the test plays both workers' statements in the order it needs.
+@Suite struct DeliveryLedgerSupersessionTests {
+    @Test func aNewerPushWaitsForTheOlderPushsChunkInFlightThenTheOlderLeavesItsTargets() async throws {
+        try await GatewayHarness.run { gw in
+            let app = try await gw.createApp()
+            try await gw.seedActivities(appKey: app.key, count: 3)
+            let ledger = DeliveryLedger(database: gw.database)
+            // Two updates posted within one second: they tie on timestamp, and acceptance orders them.
+            let older = try await DeliveryLedgerDeferredStampTests.post(1_700_000_005, gw: gw, app: app)
+            let (targets, honoured) = try await ledger.firstChunk(of: older, limit: 10)
+            #expect(honoured == 0 && targets.count == 3, "the older push's chunk is declared in flight")
+
+            let newer = try await DeliveryLedgerDeferredStampTests.post(1_700_000_005, gw: gw, app: app)
+            #expect(newer.order > older.order)
+            let returned = Atomic<Bool>(false)
+            let supersede = Task {
+                defer { returned.store(true, ordering: .releasing) }
+                return try await ledger.supersede(for: newer, logger: gw.database.logger)
+            }
+            // The chunk's lease is 30 s: the newer push must still be waiting half a second later.
+            try await Task.sleep(for: .milliseconds(500))
+            let early = returned.load(ordering: .acquiring)
+            #expect(!early, "the newer push went ahead of a chunk in flight")
+            let flagged = try await gw.database.scalar(
+                "SELECT superseded_by = ARRAY[\(newer.id)]::uuid[] FROM pushes WHERE id = \(older.id)", as: Bool.self)
+            #expect(flagged)
+
+            // The older chunk is answered and recorded; the record declares the next chunk under the new count.
+            var outcome = ChunkOutcome(cursor: targets[0].channelID, processed: 1, sendStartedAt: Date())
+            outcome.accepted = [targets[0]]
+            let started = ContinuousClock.now
+            let next = try await ledger.record(outcome, push: older, seq: 0, lastOfBatch: false)
+            #expect(next == 1)
+            #expect(try await supersede.value == 1)
+            #expect(ContinuousClock.now - started < .seconds(10), "released by the record, not by the lease")
+
+            // What the older push sends next leaves out every target the newer one reaches (audience "all").
+            let audiences = try await ledger.superseders(of: older.id)
+            let reached = try await ledger.channels(
+                targets.map(\.channelID), reachedBy: audiences, appID: older.appID)
+            #expect(reached == Set(targets.map(\.channelID)))
+        }
+    }
+
+    @Test func anUpdateDoesNotSupersedeAnEnd() async throws {
+        try await GatewayHarness.run { gw in
+            let app = try await gw.createApp()
+            try await gw.seedActivities(appKey: app.key, count: 1)
+            let ledger = DeliveryLedger(database: gw.database)
+            let end = try await gw.request(
+                .post, "/api/push",
+                json: #"{"audience":"all","device_types":["ios"],"notification":{"ios":{"live_activity":{"#
+                    + #""event":"end","name":"match","timestamp":1700000005}}}}"#,
+                auth: app.server)
+            let endID = try #require((end.json["push_ids"] as? [String])?.first.flatMap(UUID.init(uuidString:)))
+            let update = try await DeliveryLedgerDeferredStampTests.post(1_700_000_005, gw: gw, app: app)
+            #expect(try await ledger.supersede(for: update, logger: gw.database.logger) == 0)
+            let flagged = try await gw.database.scalar(
+                "SELECT cardinality(superseded_by) FROM pushes WHERE id = \(endID)", as: Int32.self)
+            #expect(flagged == 0, "an update that took an end's place would leave the activity on the Lock Screen")
+        }
+    }
+}
