@@ -42,6 +42,11 @@ import Testing
             liveActivity: #"{"event":"update","name":"m","content_state":{},"stale_date":1800000000000}"#,
             field: "notification.ios.live_activity.stale_date"),
         Case(
+            label: "timestamp more than 60 s ahead",
+            liveActivity:
+                #"{"event":"update","name":"m","content_state":{},"timestamp":\#(Int(Date().timeIntervalSince1970) + 120)}"#,
+            field: "notification.ios.live_activity.timestamp"),
+        Case(
             label: "sound without title",
             liveActivity: #"{"event":"update","name":"m","content_state":{},"alert":{"body":"b","sound":"s.caf"}}"#,
             field: "notification.ios.live_activity.alert.sound"),
@@ -109,6 +114,36 @@ import Testing
             #expect((list.json["push_ids"] as? [String])?.count == 2)
             // The app secret may not push.
             #expect(try await gw.request(.post, "/api/push", json: Self.valid, auth: app.device).status == .forbidden)
+        }
+    }
+
+    /// A timestamp far ahead would make iOS ignore every later update to those activities (it ignores a payload
+    /// older than the last one applied): at most 60 s ahead of the server's clock, or of a schedule's send time.
+    @Test func aTimestampAheadOfTheClockIsNamedInListsAndSchedules() async throws {
+        try await GatewayHarness.run { gw in
+            let app = try await gw.createApp()
+            let now = Int(Date().timeIntervalSince1970)
+            let push = { (ahead: Int) in
+                #"{"audience":"all","device_types":["ios"],"notification":{"ios":{"live_activity":"#
+                    + #"{"event":"end","name":"m","timestamp":\#(now + ahead)}}}}"#
+            }
+            let list = try await gw.request(.post, "/api/push", json: "[\(push(0)),\(push(600))]", auth: app.server)
+            #expect(list.status == .badRequest)
+            #expect(
+                (list.json["details"] as? [String: String])?["path"] == "[1].notification.ios.live_activity.timestamp")
+            #expect(try await gw.request(.post, "/api/push", json: push(50), auth: app.server).status == .accepted)
+            // A schedule's push may carry the timestamp of its send time, not more than 60 s beyond it.
+            let later = #"{"schedule":{"delay_seconds":3600},"push":"#
+            let scheduled = try await gw.request(
+                .post, "/api/schedules", json: later + push(3600) + "}", auth: app.server)
+            #expect(scheduled.status == .created, "\(scheduled.text)")
+            let tooLate = try await gw.request(
+                .post, "/api/schedules", json: later + push(3700) + "}", auth: app.server)
+            #expect(tooLate.status == .badRequest)
+            #expect(
+                (tooLate.json["details"] as? [String: String])?["path"]
+                    == "push.notification.ios.live_activity.timestamp", "\(tooLate.text)")
+            #expect(try await gw.database.scalar("SELECT count(*) FROM schedules", as: Int64.self) == 1)
         }
     }
 
