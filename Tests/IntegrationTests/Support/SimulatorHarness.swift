@@ -76,14 +76,16 @@ struct SimulatorHarness: Sendable {
     // MARK: admin API (over HTTP, as scripts use it)
 
     @discardableResult
-    func admin(_ method: HTTPMethod, _ path: String, _ json: Any? = nil) async throws -> Any {
+    func admin(_ method: HTTPMethod, _ path: String, _ json: Any? = nil, timeout: Duration = .seconds(10))
+        async throws -> Any
+    {
         var request = HTTPClientRequest(url: "http://127.0.0.1:\(self.simulator.adminPort)\(path)")
         request.method = method
         if let json {
             request.body = .bytes(ByteBuffer(bytes: try JSONSerialization.data(withJSONObject: json)))
             request.headers.add(name: "content-type", value: "application/json")
         }
-        let response = try await HTTPClient.shared.execute(request, timeout: .seconds(10))
+        let response = try await HTTPClient.shared.execute(request, timeout: .init(timeout))
         let body = try await response.body.collect(upTo: 64 << 20)
         return try JSONSerialization.jsonObject(with: Data(body.readableBytesView), options: [.fragmentsAllowed])
     }
@@ -102,8 +104,9 @@ struct SimulatorHarness: Sendable {
 
     /// What each device shows (the simulator applies Apple's rules to what it recorded), by token.
     func activities(token: String? = nil) async throws -> [String: [String: Any]] {
-        try await self.admin(.GET, "/activities" + (token.map { "?token=\($0)" } ?? "")) as? [String: [String: Any]]
-            ?? [:]
+        // Every device at once replays every recording: a large fan-out's answer takes a while in a debug build.
+        try await self.admin(.GET, "/activities" + (token.map { "?token=\($0)" } ?? ""), timeout: .seconds(120))
+            as? [String: [String: Any]] ?? [:]
     }
 }
 
