@@ -132,26 +132,16 @@ extension DeliveryLedger {
                 SELECT * FROM unnest(\(stamped.map(\.row))::text[]::tid[], \(stamped.map(\.instanceID))::int8[])
                     AS x(row, id)
             ),
+            stamp AS (SELECT \(ts)::int8 AS ts, \(pushSeq)::int8 AS seq, \(push.id)::uuid AS push_id),
             in_place AS (
-                UPDATE live_activities l
-                SET (last_apns_timestamp, last_push_seq, last_update_at, last_push_id) =
-                    (SELECT CASE WHEN newer THEN \(ts) ELSE l.last_apns_timestamp END,
-                            CASE WHEN newer THEN \(pushSeq) ELSE l.last_push_seq END, now(),
-                            CASE WHEN newer THEN \(push.id) ELSE l.last_push_id END
-                     FROM (SELECT (\(ts), \(pushSeq)) >= (coalesce(l.last_apns_timestamp, 0),
-                                                          coalesce(l.last_push_seq, 0)) AS newer) o)\(unescaped: ends)
-                FROM targets x
+                UPDATE live_activities l SET \(unescaped: Self.stampColumns)\(unescaped: ends)
+                FROM targets x, stamp s
                 WHERE l.ctid = x.row AND l.id = x.id AND l.state = 'active'
                 RETURNING l.id
             ),
             moved AS (
-                UPDATE live_activities l
-                SET (last_apns_timestamp, last_push_seq, last_update_at, last_push_id) =
-                    (SELECT CASE WHEN newer THEN \(ts) ELSE l.last_apns_timestamp END,
-                            CASE WHEN newer THEN \(pushSeq) ELSE l.last_push_seq END, now(),
-                            CASE WHEN newer THEN \(push.id) ELSE l.last_push_id END
-                     FROM (SELECT (\(ts), \(pushSeq)) >= (coalesce(l.last_apns_timestamp, 0),
-                                                          coalesce(l.last_push_seq, 0)) AS newer) o)\(unescaped: ends)
+                UPDATE live_activities l SET \(unescaped: Self.stampColumns)\(unescaped: ends)
+                FROM stamp s
                 WHERE l.id = ANY(ARRAY(SELECT id FROM targets EXCEPT SELECT id FROM in_place)) AND l.state = 'active'
             )
             UPDATE push_batches
@@ -163,12 +153,22 @@ extension DeliveryLedger {
                 canceled = CASE WHEN state = 'stopped' THEN greatest(canceled - \(Int64(outcome.processed)), 0)
                            ELSE canceled END,
                 sending_gen = superseded_gen,
-                sending_until = CASE WHEN \(last) THEN NULL
+                sending_until = CASE WHEN \(last) OR state <> 'queued' THEN NULL
                                      ELSE now() + make_interval(secs => \(Self.leaseSeconds)) END
             WHERE push_id = \(push.id) AND seq = \(seq)
             RETURNING state, superseded_gen
             """
     }
+
+    /// The stamp of instance `l` by push `s` (its `ts`, `seq` and `push_id`): the last push moves only forward in
+    /// `PushOrder`; the update time is the delivery's.
+    static let stampColumns = """
+        (last_apns_timestamp, last_push_seq, last_update_at, last_push_id) =
+            (SELECT CASE WHEN o.newer THEN s.ts ELSE l.last_apns_timestamp END,
+                    CASE WHEN o.newer THEN s.seq ELSE l.last_push_seq END, now(),
+                    CASE WHEN o.newer THEN s.push_id ELSE l.last_push_id END
+             FROM (SELECT (s.ts, s.seq) >= (coalesce(l.last_apns_timestamp, 0), coalesce(l.last_push_seq, 0)) AS newer) o)
+        """
 
     /// The batch's superseding count when it goes on, nil once it was stopped.
     private static func batchGoesOn(_ rows: PostgresRowSequence) async throws -> Int? {

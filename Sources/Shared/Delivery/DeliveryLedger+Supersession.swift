@@ -32,12 +32,18 @@ extension DeliveryLedger {
     @discardableResult
     public func supersede(for push: PushForDelivery, logger: Logger) async throws -> Int {
         guard push.targets.event != .start, let name = push.targets.name else { return 0 }
+        // Pushes whose audiences cannot meet this one's (one channel each, as device-scheduled updates are) are left
+        // out: a thousand of them firing together under one name must not compare a million pairs.
+        var sql = SQLBuilder()
+        let disjoint = push.targets.audience.surelyDisjoint(&sql, column: "audience") ?? "false"
         let rows = try await self.database.client.query(
-            """
-            SELECT id, event, apns_timestamp, seq FROM pushes
-            WHERE app_id = \(push.appID) AND activity_name = \(name) AND state IN ('queued', 'sending')
-              AND event <> 'start' AND id <> \(push.id)
-            """, logger: logger)
+            PostgresQuery(
+                unsafeSQL: """
+                    SELECT id, event, apns_timestamp, seq FROM pushes
+                    WHERE app_id = \(sql.bind(push.appID)) AND activity_name = \(sql.bind(name))
+                      AND state IN ('queued', 'sending') AND event <> 'start' AND id <> \(sql.bind(push.id))
+                      AND NOT \(disjoint)
+                    """, binds: sql.binds), logger: logger)
         var unfinished: [Unfinished] = []
         for try await (id, event, timestamp, seq) in rows.decode((UUID, String, Int64, Int64).self) {
             guard let event = LiveActivityNotification.Event(rawValue: event) else { continue }
@@ -49,30 +55,38 @@ extension DeliveryLedger {
         let newer = unfinished.filter { $0.order.supersedes(push.order, event, as: $0.event) }.map(\.id)
         guard !older.isEmpty || !newer.isEmpty else { return 0 }
         // Both in one statement; the batches in a second, whose snapshot sees batches that a fan-out recorded while
-        // this statement waited for the older push's row.
+        // this statement waited for the older push's row. Rows are locked in key order: two pushes flagging the same
+        // older ones at once wait for each other instead of deadlocking.
         try await self.database.client.query(
             """
-            WITH flagged AS (
+            WITH locked AS (
+                SELECT id FROM pushes WHERE id = ANY(\(older + newer + [push.id])::uuid[]) ORDER BY id FOR UPDATE
+            ),
+            flagged AS (
                 UPDATE pushes SET superseded_by = superseded_by || \(push.id)
-                WHERE id = ANY(\(older)::uuid[]) AND state IN ('queued', 'sending')
+                WHERE id IN (SELECT id FROM locked) AND id = ANY(\(older)::uuid[]) AND state IN ('queued', 'sending')
                   AND NOT (\(push.id) = ANY(superseded_by))
             )
             UPDATE pushes SET superseded_by = ARRAY(SELECT DISTINCT unnest(superseded_by || \(newer)::uuid[]))
-            WHERE id = \(push.id) AND cardinality(\(newer)::uuid[]) > 0
+            WHERE id IN (SELECT id FROM locked) AND id = \(push.id) AND cardinality(\(newer)::uuid[]) > 0
             """, logger: logger)
         guard !older.isEmpty else { return 0 }
         try await self.database.client.query(
             """
+            WITH locked AS (
+                SELECT push_id, seq FROM push_batches
+                WHERE push_id = ANY(\(older)::uuid[]) AND state <> 'done' ORDER BY push_id, seq FOR UPDATE
+            )
             UPDATE push_batches b SET superseded_gen = greatest(b.superseded_gen, cardinality(p.superseded_by))
-            FROM pushes p
-            WHERE p.id = ANY(\(older)::uuid[]) AND b.push_id = p.id AND b.state = 'queued'
+            FROM pushes p, locked k
+            WHERE p.id = k.push_id AND b.push_id = k.push_id AND b.seq = k.seq
             """, logger: logger)
         try await self.waitForChunksInFlight(of: older, logger: logger)
         return older.count
     }
 
     /// Waits until no batch of `pushes` is sending a chunk chosen before its latest superseding push, or until the
-    /// chunks' leases have run out.
+    /// chunks' leases have run out. A stopped batch (a cancel) counts too: its chunk in flight still completes.
     private func waitForChunksInFlight(of pushes: [UUID], logger: Logger) async throws {
         let deadline = ContinuousClock.now + Self.sendingLease + .seconds(1)
         var pause = Duration.milliseconds(2)
@@ -80,7 +94,7 @@ extension DeliveryLedger {
             let rows = try await self.database.client.query(
                 """
                 SELECT count(*) FROM push_batches
-                WHERE push_id = ANY(\(pushes)::uuid[]) AND state = 'queued' AND sending_until > now()
+                WHERE push_id = ANY(\(pushes)::uuid[]) AND state <> 'done' AND sending_until > now()
                   AND sending_gen < superseded_gen
                 """, logger: logger)
             var inFlight: Int64 = 0

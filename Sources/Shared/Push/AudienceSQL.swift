@@ -36,6 +36,23 @@ extension Audience {
     }
 }
 
+extension Audience {
+    /// A predicate over a stored audience (the jsonb expression `column`) that holds when that audience surely reaches
+    /// no channel this one reaches: two lists of channels that share none, two different named users (a channel has
+    /// one). Nil when this audience is of another kind (then nothing is ruled out).
+    func surelyDisjoint(_ sql: inout SQLBuilder, column: String) -> String? {
+        switch self {
+        case .channels(let ids):
+            let listed = sql.bind(ids.map { $0.uuidString.lowercased() })
+            return "(\(column) ? 'ios_channel' AND NOT ((\(column) -> 'ios_channel') ?| \(listed)::text[]))"
+        case .namedUser(let user):
+            return "(\(column) ? 'named_user' AND \(column) ->> 'named_user' <> \(sql.bind(user)))"
+        default:
+            return nil
+        }
+    }
+}
+
 /// The tokens a push targets: the active instances of `name` (update, end) or the push-to-start tokens of an
 /// attributes type (start), of the app's current environment, on channels in the audience with live activities
 /// enabled. Rows are keyed and ordered by channel id (one target per channel), which is how batches split.
