@@ -117,7 +117,8 @@ big_id=$(curl -fsS -u "$big_auth" -H 'Content-Type: application/json' "http://12
 echo "   push $big_id"
 
 # The other app: one single-activity update every 200 ms while the fan-out runs.
-ts=1800000000
+# Timestamps well in the past, one a push: at most 60 s ahead is accepted, and they must rise.
+ts=$(( $(date +%s) - 100000 ))
 small_ids=()
 small_ts=()
 while true; do

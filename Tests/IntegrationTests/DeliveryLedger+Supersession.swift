@@ -50,6 +50,37 @@ import Testing
         }
     }
 
+    /// Pushes to one channel each (device-scheduled updates) never meet unless they share a channel: a thousand of them
+    /// firing together under one name must not compare every pair.
+    @Test func pushesToOtherChannelsAreNotSuperseded() async throws {
+        try await GatewayHarness.run { gw in
+            let app = try await gw.createApp()
+            try await gw.seedActivities(appKey: app.key, count: 3)
+            let channels = try await gw.database.scalar(
+                "SELECT array_agg(channel_id::text ORDER BY channel_id) FROM live_activities", as: [String].self)
+            let ledger = DeliveryLedger(database: gw.database)
+            let post = { (audience: String) in
+                let posted = try await gw.request(
+                    .post, "/api/push",
+                    json: #"{"audience":\#(audience),"device_types":["ios"],"notification":{"ios":{"live_activity":"#
+                        + #"{"event":"update","name":"match","content_state":{"n":1}}}}}"#,
+                    auth: app.server)
+                let id = try #require((posted.json["push_ids"] as? [String])?.first.flatMap(UUID.init(uuidString:)))
+                return try #require(try await ledger.push(id))
+            }
+            let first = try await post(#"{"ios_channel":["\#(channels[0])","\#(channels[1])"]}"#)
+            let other = try await post(#"{"ios_channel":"\#(channels[2])"}"#)
+            #expect(try await ledger.supersede(for: other, logger: gw.database.logger) == 0)
+            let overlapping = try await post(#"{"ios_channel":"\#(channels[1])"}"#)
+            // Neither older push has a chunk in flight: the call returns at once.
+            #expect(try await ledger.supersede(for: overlapping, logger: gw.database.logger) == 1)
+            let flagged = try await gw.database.scalar(
+                "SELECT superseded_by = ARRAY[\(overlapping.id)]::uuid[] FROM pushes WHERE id = \(first.id)",
+                as: Bool.self)
+            #expect(flagged)
+        }
+    }
+
     @Test func anUpdateDoesNotSupersedeAnEnd() async throws {
         try await GatewayHarness.run { gw in
             let app = try await gw.createApp()
