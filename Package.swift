@@ -13,7 +13,8 @@ let package = Package(
         .executable(name: "worker", targets: ["Worker"]),
         .executable(name: "apns-sim", targets: ["APNsSimulator"]),
         .executable(name: "bench", targets: ["Bench"]),
-        .library(name: "Shared", targets: ["Shared"]),
+        .library(name: "APNsTransport", targets: ["APNsTransport"]),
+        .library(name: "LiveActivitiesCore", targets: ["LiveActivitiesCore"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.5.0"),
@@ -32,27 +33,51 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.6.0"),
         .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.25.0"),
     ],
+    // The arrows tell the architecture: a pure domain core; an APNs transport that knows nothing of it; the
+    // PostgreSQL store over the core; delivery (the worker's job handlers) over the store and the transport. The
+    // gateway never links the transport.
     targets: [
+        .target(name: "LiveActivitiesCore", swiftSettings: swiftSettings),
         .target(
-            name: "Shared",
+            name: "APNsTransport",
             dependencies: [
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "DequeModule", package: "swift-collections"),
                 .product(name: "Logging", package: "swift-log"),
-                .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHPACK", package: "swift-nio-http2"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "PostgresStore",
+            dependencies: [
+                "LiveActivitiesCore",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "Delivery",
+            dependencies: [
+                "APNsTransport", "LiveActivitiesCore", "PostgresStore",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
             ],
             swiftSettings: swiftSettings
         ),
         .executableTarget(
             name: "Gateway",
             dependencies: [
-                "Shared",
+                "LiveActivitiesCore", "PostgresStore",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
@@ -63,7 +88,7 @@ let package = Package(
         .executableTarget(
             name: "Worker",
             dependencies: [
-                "Shared",
+                "APNsTransport", "Delivery", "LiveActivitiesCore", "PostgresStore",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
@@ -74,7 +99,8 @@ let package = Package(
         .target(
             name: "Simulator",
             dependencies: [
-                "Shared",
+                "APNsTransport",
+                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "NIOHPACK", package: "swift-nio-http2"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
@@ -95,29 +121,38 @@ let package = Package(
         .executableTarget(
             name: "Bench",
             dependencies: [
-                "Shared",
-                "Simulator",
+                "APNsTransport", "LiveActivitiesCore", "Simulator",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: swiftSettings
         ),
+        // The unit tier: no PostgreSQL, seconds to run.
         .testTarget(
-            name: "SharedTests",
+            name: "LiveActivitiesCoreTests", dependencies: ["LiveActivitiesCore"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "APNsTransportTests",
+            dependencies: ["APNsTransport", .product(name: "NIOEmbedded", package: "swift-nio")],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "PostgresStoreTests",
             dependencies: [
-                "Shared", .product(name: "NIOEmbedded", package: "swift-nio"),
+                "PostgresStore", "LiveActivitiesCore", .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
             ],
             swiftSettings: swiftSettings
         ),
+        .testTarget(name: "DeliveryTests", dependencies: ["Delivery", "APNsTransport"], swiftSettings: swiftSettings),
         .testTarget(
             name: "SimulatorTests",
-            dependencies: ["Simulator", "Shared", .product(name: "Crypto", package: "swift-crypto")],
+            dependencies: ["Simulator", "APNsTransport", .product(name: "Crypto", package: "swift-crypto")],
             swiftSettings: swiftSettings
         ),
+        // The integration tier: PostgreSQL (make test starts one), the simulator, worker processes.
         .testTarget(
             name: "IntegrationTests",
             dependencies: [
-                "Shared", "Gateway", "Worker", "Simulator",
+                "APNsTransport", "Delivery", "LiveActivitiesCore", "PostgresStore", "Gateway", "Worker", "Simulator",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),

@@ -1,10 +1,11 @@
+import APNsTransport
+import LiveActivitiesCore
 import ArgumentParser
 import Crypto
 import Foundation
 import Logging
 import NIOCore
 import NIOSSL
-import Shared
 import Simulator
 
 /// Sends N notifications from one process to a server on loopback and prints rate, latency and CPU.

@@ -1,9 +1,9 @@
+import APNsTransport
 import ArgumentParser
 import Foundation
 import Logging
 import NIOCore
 import NIOSSL
-import Shared
 import Simulator
 
 @main

@@ -1,6 +1,6 @@
+import APNsTransport
 import ArgumentParser
 import Foundation
-import Shared
 
 /// Prints a provider token for a `.p8`, so that h2load can send requests the simulator accepts.
 struct TokenCommand: ParsableCommand {

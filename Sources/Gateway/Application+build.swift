@@ -1,11 +1,12 @@
 import Hummingbird
+import LiveActivitiesCore
 import Logging
 import Metrics
 import NIOCore
 import NIOPosix
+import PostgresStore
 import Prometheus
 import ServiceLifecycle
-import Shared
 
 /// The pieces the routes share, built once per process (or per test).
 struct GatewayDependencies: Sendable {

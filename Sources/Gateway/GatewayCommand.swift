@@ -1,7 +1,8 @@
 import ArgumentParser
 import Foundation
+import LiveActivitiesCore
 import Logging
-import Shared
+import PostgresStore
 
 @main
 struct GatewayCommand: AsyncParsableCommand {

@@ -1,6 +1,7 @@
+import LiveActivitiesCore
 import Logging
 import NIOCore
-import Shared
+import PostgresStore
 
 /// Everything the gateway reads at start. Flags win over environment variables.
 struct GatewayConfiguration: Sendable {

@@ -1,6 +1,7 @@
 import Hummingbird
+import LiveActivitiesCore
 import Logging
-import Shared
+import PostgresStore
 
 /// The authenticated caller of a tenant route.
 struct Tenant: Sendable {

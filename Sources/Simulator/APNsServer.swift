@@ -1,8 +1,8 @@
+import APNsTransport
 import Foundation
 import NIOCore
 import NIOPosix
 import NIOSSL
-import Shared
 
 enum APNsServer {
     /// Binds the TLS HTTP/2 listener. New connections advertise one stream until authenticated.

@@ -1,6 +1,6 @@
+import APNsTransport
 import Crypto
 import Foundation
-import Shared
 
 /// The checks APNs makes on a request, in APNs' order, answering with APNs' statuses and reasons.
 /// `InvalidPayload` is the simulator's own reason for a body APNs would refuse (APNs' wording varies).

@@ -1,6 +1,6 @@
+import APNsTransport
 import Foundation
 import NIOCore
-import Shared
 
 /// The simulator's side of a request: validated as APNs would, counted, answered (after the latency knob, or
 /// never when stalled), and the connection's stream limit and GOAWAY handled.

@@ -1,7 +1,7 @@
+import APNsTransport
 import Foundation
 import NIOCore
 import NIOHPACK
-import Shared
 
 /// One client connection of the simulator, speaking HTTP/2 (RFC 9113) as a server at the byte level: request
 /// header blocks are decoded with NIOHPACK, answers are written into one buffer that goes out once per read burst.

@@ -1,6 +1,6 @@
+import APNsTransport
 import Crypto
 import Foundation
-import Shared
 import Synchronization
 
 /// The simulator's knobs (`POST /config`); keys left out of a request keep their value.

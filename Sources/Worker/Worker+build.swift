@@ -1,36 +1,15 @@
+import APNsTransport
+import Delivery
 import Foundation
 import Hummingbird
+import LiveActivitiesCore
 import Logging
 import Metrics
 import NIOCore
 import NIOSSL
+import PostgresStore
 import Prometheus
 import ServiceLifecycle
-import Shared
-
-/// The job handlers of this build, by kind.
-/// `express`: the pool of the runner's express lane, for everything but fan-out batches; `database` is theirs.
-func jobHandlers(
-    database: Database, express: Database, masterKey: MasterKey, metrics: any MetricsFactory, apns: APNsClient,
-    delivery: DeliverySettings
-) -> [String: any JobHandler] {
-    let deliveries = DeliveryConfigCache(apps: PostgresAppStore(database: express, masterKey: masterKey))
-    let sender = PushBatchHandler(
-        database: database, ledger: DeliveryLedger(database: database), apns: apns, deliveries: deliveries,
-        settings: delivery, metrics: metrics)
-    let ledger = DeliveryLedger(database: express)
-    let inline = PushBatchHandler(
-        database: express, ledger: ledger, apns: apns, deliveries: deliveries, settings: delivery, metrics: metrics)
-    return [
-        RegistryPurge.kind: RegistryPurge(database: database),
-        IdleActivityEnder.kind: IdleActivityEnder(database: database),
-        DeliveryStampFolding.kind: DeliveryStampFolding(database: database),
-        ScheduleJobs.fire: ScheduleFiring(database: database),
-        PushJobs.fanout: PushFanoutHandler(
-            database: express, ledger: ledger, settings: delivery, metrics: metrics, sender: inline),
-        PushJobs.batch: sender,
-    ]
-}
 
 /// The APNs client of this worker: Apple's hosts, or `APNS_ENDPOINT` trusting `APNS_CA_FILE`.
 func makeAPNsClient(
@@ -84,9 +63,9 @@ func buildWorker(configuration: WorkerConfiguration) async throws -> ServiceGrou
     let runner = JobRunner(
         queue: queue,
         wakeups: queue,
-        handlers: jobHandlers(
+        handlers: DeliveryJobs.handlers(
             database: database, express: express.database, masterKey: configuration.masterKey, metrics: metrics,
-            apns: apns, delivery: configuration.delivery),
+            apns: apns, settings: configuration.delivery),
         configuration: runnerConfiguration,
         metrics: metrics,
         logger: logger

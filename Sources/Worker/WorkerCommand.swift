@@ -1,7 +1,10 @@
+import APNsTransport
 import ArgumentParser
+import Delivery
 import Foundation
+import LiveActivitiesCore
 import Logging
-import Shared
+import PostgresStore
 
 @main
 struct WorkerCommand: AsyncParsableCommand {

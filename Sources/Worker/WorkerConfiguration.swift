@@ -1,5 +1,8 @@
+import APNsTransport
+import Delivery
+import LiveActivitiesCore
 import Logging
-import Shared
+import PostgresStore
 
 /// Everything the worker reads at start. Flags win over environment variables.
 struct WorkerConfiguration: Sendable {

@@ -1,5 +1,7 @@
+import APNsTransport
+import LiveActivitiesCore
 import NIOCore
-import Shared
+import PostgresStore
 import Testing
 
 @Suite struct APNsClientFlowControlTests {

@@ -1,6 +1,8 @@
+import APNsTransport
 import Foundation
+import LiveActivitiesCore
 import NIOCore
-import Shared
+import PostgresStore
 import Testing
 
 @Suite struct APNsClientMalformedHeaderTests {

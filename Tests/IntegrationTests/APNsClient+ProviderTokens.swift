@@ -1,6 +1,8 @@
+import APNsTransport
 import Foundation
+import LiveActivitiesCore
 import NIOConcurrencyHelpers
-import Shared
+import PostgresStore
 import Testing
 
 @Suite struct APNsClientProviderTokenTests {

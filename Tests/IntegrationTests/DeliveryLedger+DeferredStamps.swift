@@ -1,6 +1,8 @@
+import APNsTransport
 import Foundation
+import LiveActivitiesCore
 import PostgresNIO
-import Shared
+import PostgresStore
 import Testing
 
 /// A push sent in batches leaves its update stamps pending in `delivery_stamps`. A later push that an instance could

@@ -1,6 +1,8 @@
+import APNsTransport
 import Foundation
+import LiveActivitiesCore
 import PostgresNIO
-import Shared
+import PostgresStore
 import Testing
 
 /// The delivery stamp of a recorded chunk goes to each instance's row where the chunk's select found it, and by id to

@@ -1,5 +1,7 @@
+import APNsTransport
 import Foundation
-import Shared
+import LiveActivitiesCore
+import PostgresStore
 import Testing
 
 @Suite struct JobQueueFairnessTests {

@@ -1,6 +1,8 @@
+import APNsTransport
 import Foundation
+import LiveActivitiesCore
+import PostgresStore
 import ServiceLifecycle
-import Shared
 import Synchronization
 import Testing
 

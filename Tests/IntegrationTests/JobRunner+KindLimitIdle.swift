@@ -1,6 +1,8 @@
+import APNsTransport
 import Foundation
+import LiveActivitiesCore
 import Metrics
-import Shared
+import PostgresStore
 import Synchronization
 import Testing
 

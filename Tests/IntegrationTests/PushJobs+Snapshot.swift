@@ -1,9 +1,11 @@
+import APNsTransport
 import Foundation
+import LiveActivitiesCore
 import PostgresNIO
-import Shared
+import PostgresStore
 import Testing
 
-@testable import Worker
+@testable import Delivery
 
 /// A fan-out job carries its push (`PushForDelivery.Snapshot`), so that its first run skips reading the push. What
 /// the worker makes of the job must be exactly what it would have read from `pushes`.

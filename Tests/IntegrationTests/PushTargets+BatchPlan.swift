@@ -1,6 +1,8 @@
+import APNsTransport
 import Foundation
+import LiveActivitiesCore
 import PostgresNIO
-import Shared
+import PostgresStore
 import Testing
 
 /// A push's batches are equal-width ranges of channel ids sized from its first chunk, counted in one pass; ids that

@@ -1,6 +1,8 @@
+import APNsTransport
 import Foundation
+import LiveActivitiesCore
+import PostgresStore
 import Prometheus
-import Shared
 import Testing
 
 /// Many track calls at once share statements (`TrackBatcher`); each still gets its own answer, and a call with

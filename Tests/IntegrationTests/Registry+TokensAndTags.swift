@@ -1,6 +1,8 @@
+import APNsTransport
 import Foundation
 import HummingbirdTesting
-import Shared
+import LiveActivitiesCore
+import PostgresStore
 import Testing
 
 @Suite struct RegistryTokensAndTagsTests {

@@ -1,6 +1,8 @@
+import APNsTransport
 import Foundation
 import HummingbirdTesting
-import Shared
+import LiveActivitiesCore
+import PostgresStore
 import Testing
 
 /// Teak-style scheduled updates of one tracked activity, their cancellation by name, skips, deletes and launches.

@@ -1,6 +1,6 @@
+import APNsTransport
 import Crypto
 import Foundation
-import Shared
 import Testing
 
 @testable import Simulator

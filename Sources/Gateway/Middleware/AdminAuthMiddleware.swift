@@ -1,5 +1,7 @@
 import Crypto
 import Hummingbird
+import LiveActivitiesCore
+import PostgresStore
 
 /// `Authorization: Bearer <admin token>` for the operator API, compared in constant time.
 struct AdminAuthMiddleware<Context: RequestContext>: RouterMiddleware {

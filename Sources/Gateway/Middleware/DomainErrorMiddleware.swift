@@ -1,5 +1,6 @@
 import Hummingbird
-import Shared
+import LiveActivitiesCore
+import PostgresStore
 
 /// Turns the errors of the shared core (which knows nothing of HTTP) into API errors, so routes and stores can
 /// throw what they mean.

@@ -1,7 +1,8 @@
 import Hummingbird
+import LiveActivitiesCore
 import Logging
 import Metrics
-import Shared
+import PostgresStore
 
 /// One access-log line and two metrics per request, labelled by route template (never by id).
 struct ObservabilityMiddleware: RouterMiddleware {

@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
-import Shared
+import LiveActivitiesCore
+import PostgresStore
 
 /// HTTP Basic `app_key:master_secret` (server) or `app_key:app_secret` (device).
 /// With `serverOnly`, the app secret gets 403: it is valid, just not for this endpoint.

@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
-import Shared
+import LiveActivitiesCore
+import PostgresStore
 
 /// Push-to-start tokens and tracked live-activity instances of one channel (device API; the master secret works
 /// too). Each call is one transaction; retries are harmless.

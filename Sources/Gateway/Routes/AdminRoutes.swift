@@ -1,5 +1,6 @@
 import Hummingbird
-import Shared
+import LiveActivitiesCore
+import PostgresStore
 
 /// The operator API: tenants and their credentials. Secrets are in responses only at creation and rotation.
 struct AdminRoutes {
@@ -131,7 +132,7 @@ struct CreateAppRequest: Decodable {
 
 /// APNs credentials as an operator sends them; the `.p8` is parsed here, so a bad key is a 400.
 struct APNsCredentialsBody: Decodable {
-    var credentials: APNsCredentials
+    var credentials: APNsKeyMaterial
 
     enum CodingKeys: String, CodingKey, CaseIterable {
         case teamID = "team_id"
@@ -151,16 +152,14 @@ struct APNsCredentialsBody: Decodable {
         let environment = try container.decode(String.self, forKey: .environment)
         try FieldRules.appleIdentifier(teamID, path: path(.teamID))
         try FieldRules.appleIdentifier(keyID, path: path(.keyID))
-        guard let env = APNsEnvironment(rawValue: environment) else {
+        guard let env = AppEnvironment(rawValue: environment) else {
             throw ValidationError(path: path(.environment), rule: "must be 'production' or 'development'")
         }
-        let key: APNsSigningKey
         do {
-            key = try APNsSigningKey(pem: pem)
+            self.credentials = try APNsKeyMaterial(teamID: teamID, keyID: keyID, environment: env, pem: pem)
         } catch {
             throw ValidationError(
                 path: path(.privateKey), rule: "must be an APNs auth key: a P-256 private key in PEM (.p8)")
         }
-        self.credentials = APNsCredentials(teamID: teamID, keyID: keyID, environment: env, signingKey: key)
     }
 }

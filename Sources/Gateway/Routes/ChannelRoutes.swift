@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
-import Shared
+import LiveActivitiesCore
+import PostgresStore
 
 /// Device channels: registration, update and forgetting (device API); lookup and tags (server API).
 struct ChannelRoutes {

@@ -1,7 +1,8 @@
 import Hummingbird
+import LiveActivitiesCore
 import NIOCore
+import PostgresStore
 import Prometheus
-import Shared
 
 /// `/healthz` (the process is up), `/readyz` (database reachable, schema current), `/metrics` (Prometheus text).
 struct HealthRoutes {

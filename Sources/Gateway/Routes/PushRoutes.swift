@@ -1,7 +1,8 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
-import Shared
+import LiveActivitiesCore
+import PostgresStore
 
 /// Airship's Push API v3 (server API): send, validate, report and cancel live-activity pushes.
 struct PushRoutes {

@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
-import Shared
+import LiveActivitiesCore
+import PostgresStore
 
 /// Airship's `/api/schedules` (server API), and the scheduled updates of one tracked activity plus tap attribution
 /// (device API).

@@ -1,7 +1,8 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
-import Shared
+import LiveActivitiesCore
+import PostgresStore
 
 /// Stable numeric codes for clients that branch on errors (the `error_code` of every error body).
 enum ErrorCode: Int, Sendable {

@@ -1,5 +1,7 @@
+import LiveActivitiesCore
 import NIOCore
 import NIOPosix
+import PostgresStore
 import ServiceLifecycle
 
 /// The gateway's own event loop group as a `Service`: listed first in the service group, it stops last, once the

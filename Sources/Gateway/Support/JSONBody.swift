@@ -1,7 +1,8 @@
 import Foundation
 import Hummingbird
+import LiveActivitiesCore
 import NIOCore
-import Shared
+import PostgresStore
 
 /// One decoder and one encoder for every request: both are `Sendable` and their settings never change after this.
 private let jsonBodyDecoder = JSONDecoder()

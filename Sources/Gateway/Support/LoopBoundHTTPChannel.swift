@@ -1,7 +1,8 @@
 import HummingbirdCore
+import LiveActivitiesCore
 import Logging
 import NIOCore
-import Shared
+import PostgresStore
 
 /// An HTTP/1.1 child channel whose request handlers run on the connection's own event loop.
 ///

@@ -1,8 +1,10 @@
+import APNsTransport
 import Crypto
 import Foundation
 import HTTPTypes
 import HummingbirdTesting
-import Shared
+import LiveActivitiesCore
+import PostgresStore
 import Synchronization
 
 @testable import Simulator

@@ -1,10 +1,12 @@
+import APNsTransport
 import Foundation
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
+import LiveActivitiesCore
 import Logging
 import NIOCore
-import Shared
+import PostgresStore
 
 @testable import Gateway
 

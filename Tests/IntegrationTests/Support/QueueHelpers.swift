@@ -1,9 +1,11 @@
+import APNsTransport
 import Foundation
+import LiveActivitiesCore
 import Logging
 import Metrics
 import NIOConcurrencyHelpers
 import PostgresNIO
-import Shared
+import PostgresStore
 
 /// Records every run of every job: which job, which attempt, when.
 final class RunLog: Sendable {

@@ -1,7 +1,9 @@
+import APNsTransport
 import Foundation
 import HummingbirdTesting
+import LiveActivitiesCore
 import PostgresNIO
-import Shared
+import PostgresStore
 import Testing
 
 extension GatewayHarness {

@@ -1,10 +1,12 @@
+import APNsTransport
 import AsyncHTTPClient
 import Crypto
 import Foundation
+import LiveActivitiesCore
 import Logging
 import NIOCore
 import NIOHTTP1
-import Shared
+import PostgresStore
 
 @testable import Simulator
 

@@ -1,7 +1,9 @@
+import APNsTransport
 import Foundation
+import LiveActivitiesCore
 import Logging
 import PostgresNIO
-import Shared
+import PostgresStore
 
 /// Where the tests find the repository and the server `make test` started.
 enum TestEnvironment {

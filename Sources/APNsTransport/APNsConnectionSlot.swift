@@ -1,0 +1,352 @@
+import Foundation
+import Logging
+import NIOCore
+import NIOPosix
+import NIOSSL
+
+/// One long-lived APNs connection position in a pool, pinned to one event loop. It owns the current
+/// connection (replaced after GOAWAY or loss, with jittered backoff), the requests waiting for a stream,
+/// and the deadlines. Every mutable thing lives in `SlotCore`, touched only on `eventLoop`.
+final class APNsConnectionSlot: Sendable {
+    let eventLoop: any EventLoop
+    let requestTimeout: Duration
+    private let core: NIOLoopBoundBox<SlotCore>
+
+    init(
+        eventLoop: any EventLoop, endpoint: APNsEndpoint, tls: NIOSSLContext, configuration: APNsClientConfiguration,
+        tokens: ProviderTokenCache, logger: Logger
+    ) {
+        self.eventLoop = eventLoop
+        self.requestTimeout = configuration.requestTimeout
+        self.core = NIOLoopBoundBox.makeBoxSendingValue(
+            SlotCore(
+                eventLoop: eventLoop, endpoint: endpoint, tls: tls, configuration: configuration, tokens: tokens,
+                logger: logger),
+            as: SlotCore.self, eventLoop: eventLoop)
+    }
+
+    /// Queues the requests; each future completes with APNs' answer or a transport error.
+    func submit(_ requests: ArraySlice<APNsRequest>, credentials: APNsCredentials) -> [EventLoopFuture<APNsOutcome>] {
+        let promises = requests.map { _ in self.eventLoop.makePromise(of: APNsOutcome.self) }
+        let deadline = NIODeadline.now() + TimeAmount(self.requestTimeout)
+        self.eventLoop.execute { [core] in
+            core.value.submit(requests, promises: promises, credentials: credentials, deadline: deadline)
+        }
+        return promises.map(\.futureResult)
+    }
+
+    func shutdown() -> EventLoopFuture<Void> {
+        self.eventLoop.flatSubmit { [core] in core.value.shutdown() }
+    }
+
+    /// Test and metrics view: streams in flight on the current connection, connections made so far.
+    func snapshot() -> EventLoopFuture<(inFlight: Int, generation: Int)> {
+        self.eventLoop.submit { [core] in (core.value.gate.inFlight, core.value.generation) }
+    }
+}
+
+final class SlotCore {
+    final class Request {
+        let request: APNsRequest
+        let credentials: APNsCredentials
+        let deadline: NIODeadline
+        let promise: EventLoopPromise<APNsOutcome>
+        var generation = 0
+        var streamID: Int?
+        /// The provider token this request went out with, and whether it was already retried with a new one.
+        var providerToken: String?
+        var retriedWithNewToken = false
+
+        init(
+            request: APNsRequest, credentials: APNsCredentials, deadline: NIODeadline,
+            promise: EventLoopPromise<APNsOutcome>
+        ) {
+            self.request = request
+            self.credentials = credentials
+            self.deadline = deadline
+            self.promise = promise
+        }
+    }
+
+    struct Connection {
+        var channel: any Channel
+        var handler: APNsConnectionHandler
+        var generation: Int
+    }
+
+    let eventLoop: any EventLoop
+    let endpoint: APNsEndpoint
+    let tls: NIOSSLContext
+    let configuration: APNsClientConfiguration
+    let tokens: ProviderTokenCache
+    let logger: Logger
+    var gate: StreamGate<Int>
+    var requests: [Int: Request] = [:]
+    var nextID = 0
+    var connection: Connection?
+    /// Connected, but not yet through TLS and the HTTP/2 preface.
+    var pendingConnection: Connection?
+    var connecting = false
+    var generation = 0
+    /// GOAWAY's last processed stream per connection generation.
+    var goAwayLastStreamID: [Int: Int] = [:]
+    var reconnectAttempts = 0
+    var reconnectScheduled = false
+    var sweep: RepeatedTask?
+    var isShutdown = false
+    var lastReadAt = NIODeadline.now()
+    /// The `authorization` value for the current provider token, built once per token, not once per request.
+    var authorization: (token: String, header: String) = ("", "")
+    var pingSentAt: NIODeadline?
+
+    init(
+        eventLoop: any EventLoop, endpoint: APNsEndpoint, tls: NIOSSLContext, configuration: APNsClientConfiguration,
+        tokens: ProviderTokenCache, logger: Logger
+    ) {
+        self.eventLoop = eventLoop
+        self.endpoint = endpoint
+        self.tls = tls
+        self.configuration = configuration
+        self.tokens = tokens
+        self.logger = logger
+        self.gate = StreamGate(localMaxStreams: configuration.maxConcurrentStreams)
+    }
+
+    // MARK: requests
+
+    func submit(
+        _ requests: ArraySlice<APNsRequest>, promises: [EventLoopPromise<APNsOutcome>], credentials: APNsCredentials,
+        deadline: NIODeadline
+    ) {
+        guard !self.isShutdown else {
+            for promise in promises { promise.fail(APNsTransportError.shutdown) }
+            return
+        }
+        for (request, promise) in zip(requests, promises) {
+            let id = self.nextID
+            self.nextID += 1
+            self.requests[id] = Request(
+                request: request, credentials: credentials, deadline: deadline, promise: promise)
+            self.gate.enqueue(id)
+        }
+        self.startSweepIfNeeded()
+        self.ensureConnection()
+        self.pump()
+    }
+
+    func pump() {
+        guard let connection = self.connection else { return }
+        for id in self.gate.startable() {
+            guard let request = self.requests[id] else {
+                self.gate.finished(authenticated: false)
+                continue
+            }
+            request.generation = connection.generation
+            self.startStream(id: id, request: request, on: connection)
+        }
+        connection.handler.flush()
+    }
+
+    private func startStream(id: Int, request: Request, on connection: Connection) {
+        let credentials = request.credentials
+        let token: String
+        do {
+            // One token per (team, key), shared and cached: this is a lookup, not a signature, on the hot path.
+            token = try self.tokens.token(
+                teamID: credentials.teamID, keyID: credentials.keyID, signingKey: credentials.signingKey)
+        } catch {
+            self.requests[id] = nil
+            self.gate.finished(authenticated: false)
+            request.promise.fail(APNsTransportError.connectFailed("cannot sign a provider token: \(error)"))
+            return
+        }
+        request.providerToken = token
+        if token != self.authorization.token { self.authorization = (token, "bearer " + token) }
+        guard
+            let streamID = connection.handler.send(
+                requestID: id, request: request.request, authorization: self.authorization.header,
+                authority: self.endpoint.host)
+        else {
+            self.streamEnded(id: id, result: .closed(streamID: Int(Int32.max)))
+            return
+        }
+        request.streamID = streamID
+    }
+
+    func streamEnded(id: Int, result: StreamResult) {
+        guard let request = self.requests[id] else { return }
+        let current = request.generation == self.connection?.generation
+        switch result {
+        case .response(let status, let apnsID, let body):
+            if current { self.gate.finished(authenticated: status != 403) }
+            let outcome = APNsWireFormat.outcome(status: status, apnsID: apnsID, body: body)
+            if case .rejected(_, let reason, _) = outcome, reason.action == .refreshCredentials,
+                !request.retriedWithNewToken, let used = request.providerToken,
+                self.tokens.invalidate(
+                    token: used, teamID: request.credentials.teamID, keyID: request.credentials.keyID)
+            {
+                // The provider token was refused and the cache has, or will now mint, another (once, however many
+                // requests used it; not for a token under a minute old): retry once with it.
+                request.retriedWithNewToken = true
+                request.streamID = nil
+                self.gate.requeueFirst(id)
+            } else {
+                self.requests[id] = nil
+                request.promise.succeed(outcome)
+            }
+        case .closed, .refused:
+            if current { self.gate.finished(authenticated: false) }
+            if self.wasNotProcessed(result, generation: request.generation) {
+                // The server said it never saw this stream: send it again on the next connection.
+                request.streamID = nil
+                self.gate.requeueFirst(id)
+                self.ensureConnection()
+            } else {
+                self.logger.trace(
+                    "APNs stream lost",
+                    metadata: [
+                        "stream": "\(result)", "generation": "\(request.generation)",
+                        "goaway": "\(self.goAwayLastStreamID)",
+                    ])
+                self.requests[id] = nil
+                request.promise.fail(APNsTransportError.connectionLost)
+            }
+        }
+        self.pump()
+    }
+
+    private func wasNotProcessed(_ result: StreamResult, generation: Int) -> Bool {
+        guard case .closed(let streamID) = result else { return true }  // refused
+        guard let last = self.goAwayLastStreamID[generation] else { return false }
+        return streamID > last
+    }
+
+    // MARK: connections
+
+    func ensureConnection() {
+        guard !self.isShutdown, self.connection == nil, self.pendingConnection == nil, !self.connecting,
+            !self.reconnectScheduled, !self.gate.pending.isEmpty
+        else { return }
+        self.connect()
+    }
+
+    private func connect() {
+        self.connecting = true
+        self.generation += 1
+        let generation = self.generation
+        let bound = NIOLoopBound(self, eventLoop: self.eventLoop)
+        // The handler is not Sendable: it crosses to the completion below bound to the loop both run on.
+        let handlerPromise = self.eventLoop.makePromise(of: NIOLoopBound<APNsConnectionHandler>.self)
+        let tls = self.tls
+        let host = self.endpoint.host
+        let isIP = host.first?.isNumber == true || host.contains(":")
+        ClientBootstrap(group: self.eventLoop)
+            .connectTimeout(TimeAmount(self.configuration.connectTimeout))
+            .channelOption(.socketOption(.tcp_nodelay), value: 1)
+            .channelInitializer { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    let sync = channel.pipeline.syncOperations
+                    try sync.addHandler(NIOSSLClientHandler(context: tls, serverHostname: isIP ? nil : host))
+                    let handler = APNsConnectionHandler { event in
+                        bound.value.connectionEvent(event, generation: generation)
+                    }
+                    try sync.addHandler(handler)
+                    handlerPromise.succeed(NIOLoopBound(handler, eventLoop: channel.eventLoop))
+                }
+            }
+            .connect(host: host, port: self.endpoint.port)
+            .and(handlerPromise.futureResult)
+            .whenComplete { result in
+                let core = bound.value
+                core.connecting = false
+                switch result {
+                case .success(let (channel, boundHandler)):
+                    let handler = boundHandler.value
+                    guard !core.isShutdown else {
+                        channel.close(promise: nil)
+                        return
+                    }
+                    core.pendingConnection = Connection(channel: channel, handler: handler, generation: generation)
+                    if handler.isActive { core.activate(generation: generation) }
+                case .failure(let error):
+                    handlerPromise.fail(error)
+                    core.logger.debug("APNs connect failed", metadata: ["error": "\(error)"])
+                    core.scheduleReconnect()
+                }
+            }
+    }
+
+    private func activate(generation: Int) {
+        guard let pending = self.pendingConnection, pending.generation == generation else { return }
+        self.pendingConnection = nil
+        self.lastReadAt = .now()
+        self.pingSentAt = nil
+        self.gate.connectionReplaced()
+        self.connection = pending
+        self.logger.debug("APNs connection up", metadata: ["endpoint": "\(self.endpoint.host)"])
+        self.pump()
+    }
+
+    func connectionEvent(_ event: APNsConnectionHandler.Event, generation: Int) {
+        switch event {
+        case .active:
+            self.activate(generation: generation)
+        case .read:
+            if generation == self.connection?.generation {
+                self.lastReadAt = .now()
+                self.reconnectAttempts = 0  // TLS and HTTP/2 are up: the next loss starts the backoff over
+            }
+        case .pingAck:
+            self.pingSentAt = nil
+        case .error(let error):
+            self.logger.debug("APNs connection error", metadata: ["error": "\(error)"])
+        case .stream(let requestID, let result):
+            self.streamEnded(id: requestID, result: result)
+        case .maxConcurrentStreams(let value):
+            if generation == self.connection?.generation {
+                self.gate.peerSettings(maxConcurrentStreams: value)
+                self.pump()
+            }
+        case .goAway(let lastStreamID, let debug):
+            // A later GOAWAY may only lower the last processed stream (RFC 9113 §6.8); never trust it to raise it,
+            // or streams the server never processed would count as possibly delivered (lost, not re-sent).
+            self.goAwayLastStreamID[generation] = min(lastStreamID, self.goAwayLastStreamID[generation] ?? lastStreamID)
+            self.logger.debug("APNs GOAWAY", metadata: ["last_stream": "\(lastStreamID)", "debug": "\(debug ?? "")"])
+            if generation == self.connection?.generation {
+                // Streams up to lastStreamID finish on the old connection; new ones go to a new connection.
+                self.connection = nil
+                self.gate.connectionReplaced()
+                self.ensureConnection()
+            }
+        case .inactive:
+            if generation == self.pendingConnection?.generation {
+                self.pendingConnection = nil
+                self.scheduleReconnect()
+            }
+            if generation == self.connection?.generation {
+                self.connection = nil
+                self.gate.connectionReplaced()
+                if !self.gate.pending.isEmpty { self.scheduleReconnect() }
+            }
+            // Forget GOAWAY bookkeeping once the old connection's streams can no longer report.
+            self.eventLoop.scheduleTask(in: .seconds(5)) { [bound = NIOLoopBound(self, eventLoop: self.eventLoop)] in
+                bound.value.goAwayLastStreamID[generation] = nil
+            }
+        }
+    }
+
+    func scheduleReconnect() {
+        guard !self.isShutdown, !self.reconnectScheduled else { return }
+        self.reconnectAttempts += 1
+        // Doubling from the base up to the cap, each wait cut by up to half at random so reconnects spread out.
+        let doublings = min(max(self.reconnectAttempts - 1, 0), 30)
+        let delay = min(self.configuration.reconnectBase * (1 << doublings), self.configuration.reconnectCap)
+            * Double.random(in: 0.5...1)
+        self.reconnectScheduled = true
+        let bound = NIOLoopBound(self, eventLoop: self.eventLoop)
+        self.eventLoop.scheduleTask(in: TimeAmount(delay)) {
+            bound.value.reconnectScheduled = false
+            bound.value.ensureConnection()
+        }
+    }
+}

@@ -1,0 +1,31 @@
+import APNsTransport
+import LiveActivitiesCore
+import Metrics
+import PostgresStore
+
+/// Every job handler of the worker, by kind: the one place a kind meets its handler.
+public enum DeliveryJobs {
+    /// `express`: the pool of the job runner's express lane, for everything but fan-out batches; `database` is theirs.
+    public static func handlers(
+        database: Database, express: Database, masterKey: MasterKey, metrics: any MetricsFactory, apns: APNsClient,
+        settings: DeliverySettings
+    ) -> [String: any JobHandler] {
+        let deliveries = DeliveryConfigCache(apps: PostgresAppStore(database: express, masterKey: masterKey))
+        let sender = PushBatchHandler(
+            database: database, ledger: DeliveryLedger(database: database), apns: apns, deliveries: deliveries,
+            settings: settings, metrics: metrics)
+        let ledger = DeliveryLedger(database: express)
+        let inline = PushBatchHandler(
+            database: express, ledger: ledger, apns: apns, deliveries: deliveries, settings: settings,
+            metrics: metrics)
+        return [
+            RegistryPurge.kind: RegistryPurge(database: database),
+            IdleActivityEnder.kind: IdleActivityEnder(database: database),
+            DeliveryStampFolding.kind: DeliveryStampFolding(database: database),
+            ScheduleJobs.fire: ScheduleFiring(database: database),
+            PushJobs.fanout: PushFanoutHandler(
+                database: express, ledger: ledger, settings: settings, metrics: metrics, sender: inline),
+            PushJobs.batch: sender,
+        ]
+    }
+}

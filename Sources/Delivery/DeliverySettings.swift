@@ -1,0 +1,16 @@
+import LiveActivitiesCore
+
+/// How pushes are split and sent.
+public struct DeliverySettings: Sendable {
+    /// Targets per batch job (the unit another worker can take over).
+    public var batchSize = 10_000
+    /// Targets selected, sent and recorded together (the most a crash can send twice).
+    public var chunkSize = 1000
+    /// Attempts per token for answers worth retrying (429, 5xx, no answer), with backoff in between.
+    public var maxAttempts = 8
+    public var backoff = Backoff(base: .milliseconds(100), cap: .seconds(2))
+    /// A push sent in batches leaves its update stamps pending in `delivery_stamps`, folded in after the push.
+    public var deferStamps = true
+
+    public init() {}
+}

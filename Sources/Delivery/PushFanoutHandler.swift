@@ -1,0 +1,100 @@
+import APNsTransport
+import Foundation
+import LiveActivitiesCore
+import Logging
+import Metrics
+import PostgresStore
+
+/// `push.fanout`: resolves a push's audience once, splits it by channel id into batch jobs any worker can claim.
+struct PushFanoutHandler: JobHandler {
+    let database: Database
+    let ledger: DeliveryLedger
+    let settings: DeliverySettings
+    let metrics: any MetricsFactory
+    /// Sends a push that fits in one chunk right here, instead of through a second job (single-activity updates).
+    /// This job's lease then covers the send: a crash re-runs this job, which resumes the batch from its cursor.
+    let sender: PushBatchHandler
+
+    func run(_ job: ClaimedJob, logger: Logger) async throws {
+        let reference = try JobPayload.decode(job)
+        let pushID = reference.push_id
+        var logger = logger
+        logger[metadataKey: "push_id"] = "\(pushID.uuidString.lowercased())"
+        // A first run takes the push from its job. A re-run reads it: it may be sending already. If it was cancelled
+        // meanwhile, the statement that claims it for sending (first chunk or fan-out) finds it no longer queued.
+        let push: PushForDelivery
+        if job.attempt == 1, let carried = reference.push,
+            let snapshot = PushForDelivery(id: pushID, appID: job.appID, snapshot: carried)
+        {
+            push = snapshot
+        } else {
+            guard let read = try await self.ledger.push(pushID) else { return }
+            push = read
+        }
+        if push.state == "sending" {
+            // A re-run after a crash: finish the batch this job was sending itself, if it was one.
+            if let batch = try await self.ledger.batch(pushID: pushID, seq: 0), batch.sentByFanout {
+                try await self.sender.deliver(push, seq: 0, logger: logger)
+            }
+            return
+        }
+        guard push.state == "queued" else { return }
+        // Older unfinished pushes of the same name leave the targets this one reaches to it, once their chunks in
+        // flight are answered (`DeliveryLedger+Supersession.swift`). One statement when there are none.
+        try await self.ledger.supersede(for: push, logger: logger)
+        let started = ContinuousClock.now
+        // Most pushes are small (one activity, one user): reading the first chunk settles whether the push fits in
+        // one, and then that chunk is what gets sent, with no count of the audience and no second read.
+        // A push that fits in one chunk is recorded as sending, with its one batch, by the same statement.
+        let (first, inline) = try await self.ledger.firstChunk(of: push, limit: self.settings.chunkSize)
+        if first.count <= self.settings.chunkSize {
+            self.resolved(since: started)
+            let recorded =
+                first.isEmpty
+                ? try await self.ledger.recordFanout(push: push, plan: .empty)
+                : inline != nil
+            logger.debug(
+                "push resolved to one chunk", metadata: ["app_id": "\(push.appID)", "targeted": "\(first.count)"])
+            guard recorded, !first.isEmpty else { return }
+            var sending = push
+            sending.state = "sending"
+            try await self.sender.deliver(
+                sending, batch: .inline(pushID: push.id), first: (first, inline ?? 0), logger: logger)
+            return
+        }
+        // The first chunk, in channel order, tells how far into the id space the first targets reach.
+        let plan = try await push.targets.batchPlan(
+            batchSize: self.settings.batchSize, sampled: first.count, reach: first[first.count - 1].channelID,
+            on: self.database.client, logger: self.database.logger)
+        self.resolved(since: started)
+        let recorded = try await self.ledger.recordFanout(push: push, plan: plan)
+        logger.debug(
+            "push fanned out",
+            metadata: [
+                "app_id": "\(push.appID)", "targeted": "\(plan.total)", "batches": "\(plan.sizes.count)",
+                "resolve_ms": "\((ContinuousClock.now - started).seconds * 1000)", "recorded": "\(recorded)",
+            ])
+    }
+
+    private func resolved(since started: ContinuousClock.Instant) {
+        Timer(label: "worker_push_phase_seconds", dimensions: [("phase", "resolve")], factory: self.metrics)
+            .recordInterval(ContinuousClock.now - started)
+    }
+}
+
+enum JobPayload {
+    struct Push: Decodable {
+        var push_id: UUID
+        var seq: Int32?
+        /// A fan-out job's copy of its push.
+        var push: PushForDelivery.Snapshot?
+    }
+
+    static func decode(_ job: ClaimedJob) throws -> Push {
+        do {
+            return try JSONDecoder().decode(Push.self, from: Data(job.payload.utf8))
+        } catch {
+            throw JobError.permanent("the job's payload is not a push reference")
+        }
+    }
+}

@@ -1,0 +1,75 @@
+import Foundation
+
+/// A tracked instance as the channel lookup shows it (tokens are never shown).
+public struct ActivitySummary: Sendable, Encodable, Equatable {
+    public var name: String
+    public var attributesType: String
+    public var systemActivityID: String
+    public var state: String
+    public var started: Date
+    public var lastUpdate: Date?
+
+    public init(name: String, attributesType: String, systemActivityID: String, state: String, started: Date, lastUpdate: Date?) {
+        self.name = name
+        self.attributesType = attributesType
+        self.systemActivityID = systemActivityID
+        self.state = state
+        self.started = started
+        self.lastUpdate = lastUpdate
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case name
+        case attributesType = "attributes_type"
+        case systemActivityID = "system_activity_id"
+        case state, started
+        case lastUpdate = "last_update"
+    }
+}
+
+/// A push-to-start registration as the channel lookup shows it.
+public struct PushToStartSummary: Sendable, Encodable, Equatable {
+    public var attributesType: String
+    public var state: String
+    public var updated: Date
+
+    public init(attributesType: String, state: String, updated: Date) {
+        self.attributesType = attributesType
+        self.state = state
+        self.updated = updated
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case attributesType = "attributes_type"
+        case state, updated
+    }
+}
+
+public enum RegistryError: Error, Equatable, Sendable {
+    /// The channel does not exist in this app.
+    case channelNotFound
+    /// The system activity id belongs to an instance that has ended.
+    case activityEnded(systemActivityID: String)
+}
+
+/// How a push-to-start registration changed the stored token.
+public enum PushToStartResult: String, Sendable {
+    case created, replaced, unchanged
+}
+
+/// Push-to-start tokens and live-activity instances of one app's channels. Every call is one transaction and
+/// throws `RegistryError.channelNotFound` for a channel of another app.
+public protocol ActivityStore: Sendable {
+    func setPushToStart(appID: Int64, channelID: UUID, attributesType: String, token: String) async throws
+        -> PushToStartResult
+    /// How many tokens were deleted (0 or 1).
+    func deletePushToStart(appID: Int64, channelID: UUID, attributesType: String) async throws -> Int
+    func track(appID: Int64, channelID: UUID, name: String, _ tracking: ActivityTracking) async throws
+        -> ActivityTrackDecision
+    /// Ends the current instance under `name`; how many ended (0 or 1).
+    func untrack(appID: Int64, channelID: UUID, name: String) async throws -> Int
+    /// Ends every current instance whose system activity id is not listed; how many ended.
+    func reconcile(appID: Int64, channelID: UUID, keeping systemActivityIDs: [String]) async throws -> Int
+    /// Current instances (active or invalid) and push-to-start registrations, for the lookup.
+    func summaries(appID: Int64, channelID: UUID) async throws -> ([ActivitySummary], [PushToStartSummary])
+}

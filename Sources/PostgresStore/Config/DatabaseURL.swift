@@ -1,0 +1,77 @@
+import Foundation
+import LiveActivitiesCore
+import PostgresNIO
+
+/// A `postgres://user:password@host:port/database?sslmode=disable|prefer|require` URL.
+public struct DatabaseURL: Sendable, Equatable {
+    public struct ParseError: Error, Equatable {
+        public let reason: String
+    }
+
+    public enum TLSMode: String, Sendable {
+        case disable, prefer, require
+    }
+
+    public var host: String
+    public var port: Int
+    public var username: String
+    public var password: String?
+    public var database: String
+    public var tls: TLSMode
+
+    public init(_ string: String) throws {
+        guard let components = URLComponents(string: string),
+            let scheme = components.scheme, ["postgres", "postgresql"].contains(scheme)
+        else {
+            throw ParseError(reason: "must be a postgres:// URL like postgres://user:pass@localhost:5432/db")
+        }
+        guard let host = components.host, !host.isEmpty else {
+            throw ParseError(reason: "has no host")
+        }
+        guard let user = components.user, !user.isEmpty else {
+            throw ParseError(reason: "has no user name")
+        }
+        let database = components.path.hasPrefix("/") ? String(components.path.dropFirst()) : components.path
+        guard !database.isEmpty else {
+            throw ParseError(reason: "has no database name (the path after the port)")
+        }
+        var tls = TLSMode.disable
+        if let mode = components.queryItems?.first(where: { $0.name == "sslmode" })?.value {
+            guard let parsed = TLSMode(rawValue: mode) else {
+                throw ParseError(reason: "sslmode must be disable, prefer or require, got '\(mode)'")
+            }
+            tls = parsed
+        }
+        self.host = host
+        self.port = components.port ?? 5432
+        self.username = user.removingPercentEncoding ?? user
+        self.password = components.password.map { $0.removingPercentEncoding ?? $0 }
+        self.database = database
+        self.tls = tls
+    }
+
+    /// The pool of a process. With `fixedSize`, every connection is opened at start and kept: postgres-nio then
+    /// schedules no idle-timeout timer each time a connection goes back to the pool (a task and a sleep per query,
+    /// which was ~8% of a busy gateway's CPU). Keep-alive queries are off for the same reason: a connection the
+    /// server closes is noticed by its socket and replaced; only a silently dropped link is noticed at its next use.
+    public func clientConfiguration(maxConnections: Int, fixedSize: Bool = false) -> PostgresClient.Configuration {
+        let tls: PostgresClient.Configuration.TLS
+        switch self.tls {
+        case .disable: tls = .disable
+        case .prefer: tls = .prefer(.makeClientConfiguration())
+        case .require: tls = .require(.makeClientConfiguration())
+        }
+        var config = PostgresClient.Configuration(
+            host: self.host,
+            port: self.port,
+            username: self.username,
+            password: self.password,
+            database: self.database,
+            tls: tls
+        )
+        config.options.maximumConnections = maxConnections
+        config.options.minimumConnections = fixedSize ? maxConnections : 0
+        config.options.keepAliveBehavior = nil
+        return config
+    }
+}

@@ -1,0 +1,152 @@
+import Crypto
+import Foundation
+import LiveActivitiesCore
+import Logging
+import PostgresNIO
+
+/// The schema version this build was written against. Gateway and worker refuse to serve any other.
+/// A unit test checks it equals the highest numbered file in `sql/`.
+public enum Schema {
+    public static let version = 12
+}
+
+/// A numbered migration file, `sql/0001_init.sql`.
+public struct Migration: Sendable, Equatable {
+    public let version: Int
+    public let name: String
+    public let sql: String
+
+    public init(version: Int, name: String, sql: String) {
+        self.version = version
+        self.name = name
+        self.sql = sql
+    }
+
+    public var checksum: String {
+        SHA256.hash(data: Data(self.sql.utf8)).map { String(format: "%02x", $0) }.joined()
+    }
+}
+
+public struct MigrationError: Error, CustomStringConvertible {
+    public let description: String
+}
+
+public enum MigrationFiles {
+    /// Reads `NNNN_name.sql` files from `directory`, in version order; versions must be 1, 2, 3, ... without gaps.
+    public static func load(directory: String) throws -> [Migration] {
+        let names: [String]
+        do {
+            names = try FileManager.default.contentsOfDirectory(atPath: directory)
+        } catch {
+            throw MigrationError(description: "cannot read migrations directory '\(directory)'")
+        }
+        var migrations: [Migration] = []
+        for file in names where file.hasSuffix(".sql") {
+            let stem = file.dropLast(4)
+            guard let underscore = stem.firstIndex(of: "_"), let version = Int(stem[..<underscore]) else {
+                throw MigrationError(description: "migration file '\(file)' is not named NNNN_name.sql")
+            }
+            let sql = try String(contentsOfFile: directory + "/" + file, encoding: .utf8)
+            migrations.append(
+                Migration(version: version, name: String(stem[stem.index(after: underscore)...]), sql: sql))
+        }
+        migrations.sort { $0.version < $1.version }
+        for (index, migration) in migrations.enumerated() where migration.version != index + 1 {
+            throw MigrationError(
+                description:
+                    "migration versions must run 1, 2, 3 ... without gaps; found \(migration.version) at position \(index + 1)"
+            )
+        }
+        return migrations
+    }
+}
+
+/// Applies migrations, each in its own transaction, under an advisory lock so concurrent runs are safe.
+public struct Migrator: Sendable {
+    static let lockID: Int64 = 0x4C41_4757  // "LAGW"
+    let database: Database
+
+    public init(database: Database) {
+        self.database = database
+    }
+
+    /// Applies what has not run yet; returns the versions applied (empty when already current).
+    @discardableResult
+    public func migrate(_ migrations: [Migration]) async throws -> [Int] {
+        try await self.database.transaction { connection in
+            // The lock makes concurrent `migrate` runs (several pods starting at once) take turns.
+            try await connection.query("SELECT pg_advisory_xact_lock(\(Self.lockID))", logger: self.database.logger)
+            try await connection.query(
+                """
+                CREATE TABLE IF NOT EXISTS schema_migrations (
+                    version integer PRIMARY KEY,
+                    name text NOT NULL,
+                    checksum text NOT NULL,
+                    applied_at timestamptz NOT NULL DEFAULT now()
+                )
+                """,
+                logger: self.database.logger
+            )
+        }
+        var applied: [Int] = []
+        for migration in migrations {
+            let didApply = try await self.database.transaction { connection -> Bool in
+                try await connection.query("SELECT pg_advisory_xact_lock(\(Self.lockID))", logger: self.database.logger)
+                let rows = try await connection.query(
+                    "SELECT checksum FROM schema_migrations WHERE version = \(migration.version)",
+                    logger: self.database.logger
+                )
+                for try await checksum in rows.decode(String.self) {
+                    guard checksum == migration.checksum else {
+                        throw MigrationError(
+                            description: "migration \(migration.version)_\(migration.name) changed after it was applied"
+                        )
+                    }
+                    return false
+                }
+                for statement in SQLStatementSplitter.split(migration.sql) {
+                    try await connection.query(PostgresQuery(unsafeSQL: statement), logger: self.database.logger)
+                }
+                try await connection.query(
+                    """
+                    INSERT INTO schema_migrations (version, name, checksum)
+                    VALUES (\(migration.version), \(migration.name), \(migration.checksum))
+                    """,
+                    logger: self.database.logger
+                )
+                return true
+            }
+            if didApply { applied.append(migration.version) }
+        }
+        return applied
+    }
+
+    /// The highest applied version, 0 for an empty database.
+    public func currentVersion() async throws -> Int {
+        do {
+            let rows = try await self.database.client.query(
+                "SELECT coalesce(max(version), 0)::int4 FROM schema_migrations",
+                logger: self.database.logger
+            )
+            for try await version in rows.decode(Int.self) { return version }
+            return 0
+        } catch  where error.isUndefinedTable {
+            return 0
+        }
+    }
+
+    /// Throws unless the database is at exactly `expected` (default `Schema.version`). The default is resolved here,
+    /// not in the caller: a default argument expression is compiled into each client module, and an incremental
+    /// build that does not recompile a client would keep the old version number.
+    public func requireCurrent(expected: Int? = nil) async throws {
+        let expected = expected ?? Schema.version
+        let version = try await self.currentVersion()
+        guard version == expected else {
+            throw MigrationError(
+                description: version < expected
+                    ? "database schema is at version \(version) but this build needs \(expected): run `gateway migrate`"
+                    : "database schema is at version \(version), newer than this build knows (\(expected)): deploy a newer build"
+            )
+        }
+    }
+}

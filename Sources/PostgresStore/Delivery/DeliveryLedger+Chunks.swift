@@ -1,0 +1,226 @@
+import Foundation
+import LiveActivitiesCore
+import Logging
+import PostgresNIO
+
+/// The outcome of one chunk of a batch, ready to be written.
+public struct ChunkOutcome: Sendable {
+    public var accepted: [PushTargets.Target] = []
+    public var failures: [(target: PushTargets.Target, failure: DeliveryFailure)] = []
+    public var skipped = 0
+    /// Targets a newer push to the same name reaches instead (`PushOrder`).
+    public var superseded = 0
+    public var configurationError: String?
+    /// The last channel id of the chunk: where the batch resumes.
+    public var cursor: UUID
+    public var processed: Int
+    /// Invalidations apply only to tokens not registered again since this instant.
+    public var sendStartedAt: Date
+
+    public init(cursor: UUID, processed: Int, sendStartedAt: Date) {
+        self.cursor = cursor
+        self.processed = processed
+        self.sendStartedAt = sendStartedAt
+    }
+
+    public var sent: Int { self.accepted.count + self.failures.count }
+}
+
+extension DeliveryLedger {
+    /// Writes a chunk's outcome: instance timestamps (and ends), dead tokens, failure rows, the batch's counts and
+    /// cursor; a configuration error fails the push and stops its batches. `lastOfBatch`: nothing follows this chunk
+    /// in its batch, which is marked finished with it. A chunk that all went through and is not the last is one
+    /// statement (atomic by itself, no BEGIN / COMMIT round trips); anything else is one transaction.
+    /// `deferStamps`: an update's instance stamps go to `delivery_stamps`, to be folded in after the push
+    /// (`DeliveryLedger+DeferredStamps.swift`); a push sent in batches does that, a single-chunk push stamps at once.
+    /// The same statement declares the batch's next chunk as in flight (`DeliveryLedger+Supersession.swift`).
+    /// Returns how many superseding pushes the next chunk must honour, or nil once the batch stopped (the push was
+    /// canceled, or failed).
+    @discardableResult
+    public func record(
+        _ outcome: ChunkOutcome, push: PushForDelivery, seq: Int32, lastOfBatch: Bool = false,
+        deferStamps: Bool = false
+    ) async throws -> Int? {
+        let logger = self.database.logger
+        let counts = Self.stampAndCount(outcome, push: push, seq: seq, deferStamps: deferStamps, last: lastOfBatch)
+        if outcome.failures.isEmpty && outcome.configurationError == nil && !lastOfBatch {
+            return try await Self.batchGoesOn(self.database.client.query(counts, logger: logger))
+        }
+        return try await self.database.transaction { connection in
+            let goesOn = try await Self.batchGoesOn(connection.query(counts, logger: logger))
+            let isStart = push.targets.event == .start
+            let dead = outcome.failures.filter(\.failure.invalidatesToken)
+            if !dead.isEmpty {
+                if isStart {
+                    try await connection.query(
+                        """
+                        UPDATE push_to_start_tokens p
+                        SET state = 'invalid', invalid_reason = x.reason, invalidated_at = now()
+                        FROM unnest(\(dead.map(\.target.channelID))::uuid[], \(dead.map(\.target.token))::text[],
+                                    \(dead.map(\.failure.reason))::text[]) AS x(channel_id, token, reason)
+                        WHERE p.channel_id = x.channel_id AND p.attributes_type = \(push.targets.attributesType ?? "")
+                          AND p.token = x.token AND p.state = 'active' AND p.updated_at < \(outcome.sendStartedAt)
+                        """, logger: logger)
+                } else {
+                    try await connection.query(
+                        """
+                        UPDATE live_activities l
+                        SET state = 'invalid', invalid_reason = x.reason, invalidated_at = now()
+                        FROM unnest(\(dead.map(\.target.instanceID))::int8[], \(dead.map(\.target.token))::text[],
+                                    \(dead.map(\.failure.reason))::text[]) AS x(id, token, reason)
+                        WHERE l.id = x.id AND l.push_token = x.token AND l.state = 'active'
+                          AND l.token_updated_at < \(outcome.sendStartedAt)
+                        """, logger: logger)
+                }
+            }
+            if !outcome.failures.isEmpty {
+                let failures = outcome.failures
+                try await connection.query(
+                    """
+                    INSERT INTO push_failures (push_id, app_id, channel_id, token, status, reason)
+                    SELECT \(push.id), \(push.appID), c, t, nullif(s, 0), r
+                    FROM unnest(\(failures.map(\.target.channelID))::uuid[], \(failures.map(\.target.token))::text[],
+                                \(failures.map { Int32($0.failure.status ?? 0) })::int4[],
+                                \(failures.map(\.failure.reason))::text[]) AS x(c, t, s, r)
+                    """, logger: logger)
+                try await connection.query(
+                    """
+                    INSERT INTO push_failure_counts (push_id, reason, count)
+                    SELECT \(push.id), r, count(*) FROM unnest(\(failures.map(\.failure.reason))::text[]) AS x(r) GROUP BY r
+                    ON CONFLICT (push_id, reason) DO UPDATE SET count = push_failure_counts.count + excluded.count
+                    """, logger: logger)
+            }
+            if let reason = outcome.configurationError {
+                try await connection.query(
+                    """
+                    UPDATE pushes SET state = 'failed', failure_reason = \(reason), finished_at = now()
+                    WHERE id = \(push.id) AND state = 'sending'
+                    """, logger: logger)
+                try await Self.stopBatches(pushID: push.id, on: connection, logger: logger)
+                return nil
+            }
+            if lastOfBatch {
+                try await Self.finishBatch(pushID: push.id, seq: seq, on: connection, logger: logger)
+            }
+            return goesOn
+        }
+    }
+
+    /// One statement: the delivery stamp of every accepted instance (an `end` also ends it; a deferred update's goes
+    /// to one pending `delivery_stamps` row), and the chunk's counts and cursor on its batch row, answering the
+    /// batch's state and superseding count. A batch that was stopped while this chunk was in flight takes back from its
+    /// `canceled` what the chunk did process. Unless `last`, the batch's next chunk is declared in flight.
+    /// A stamp moves an instance's last push only forward in `PushOrder` (timestamp, then acceptance).
+    ///
+    /// The stamp goes to each row where the chunk's select found it (`ctid`, checked against the id), which spares a
+    /// primary-key probe per instance. A row that has moved since (a rotation wrote a new version) is stamped by id.
+    static func stampAndCount(
+        _ outcome: ChunkOutcome, push: PushForDelivery, seq: Int32, deferStamps: Bool, last: Bool = false
+    ) -> PostgresQuery {
+        let event = push.targets.event
+        let later = deferStamps && event == .update ? outcome.accepted : []
+        let stamped = event == .start || !later.isEmpty ? [] : outcome.accepted
+        let ends = event == .end ? ", state = 'ended', ended_reason = 'end_pushed', ended_at = now()" : ""
+        let (ts, pushSeq) = (push.timestamp, push.seq)
+        return """
+            WITH deferred AS (
+                INSERT INTO delivery_stamps (push_id, app_id, activity_name, apns_timestamp, push_seq, instance_ids)
+                SELECT \(push.id), \(push.appID), \(push.targets.name ?? ""), \(ts), \(pushSeq),
+                       \(later.map(\.instanceID))::int8[]
+                WHERE \(later.count) > 0
+            ),
+            targets AS (
+                SELECT * FROM unnest(\(stamped.map(\.row))::text[]::tid[], \(stamped.map(\.instanceID))::int8[])
+                    AS x(row, id)
+            ),
+            stamp AS (SELECT \(ts)::int8 AS ts, \(pushSeq)::int8 AS seq, \(push.id)::uuid AS push_id),
+            in_place AS (
+                UPDATE live_activities l SET \(unescaped: Self.stampColumns)\(unescaped: ends)
+                FROM targets x, stamp s
+                WHERE l.ctid = x.row AND l.id = x.id AND l.state = 'active'
+                RETURNING l.id
+            ),
+            moved AS (
+                UPDATE live_activities l SET \(unescaped: Self.stampColumns)\(unescaped: ends)
+                FROM stamp s
+                WHERE l.id = ANY(ARRAY(SELECT id FROM targets EXCEPT SELECT id FROM in_place)) AND l.state = 'active'
+            )
+            UPDATE push_batches
+            SET cursor_channel = \(outcome.cursor), processed = processed + \(Int32(outcome.processed)),
+                sent = sent + \(Int64(outcome.sent)), accepted = accepted + \(Int64(outcome.accepted.count)),
+                failed = failed + \(Int64(outcome.failures.count)), skipped = skipped + \(Int64(outcome.skipped)),
+                superseded = superseded + \(Int64(outcome.superseded)),
+                first_request_at = least(first_request_at, \(outcome.sent > 0 ? outcome.sendStartedAt : nil)),
+                canceled = CASE WHEN state = 'stopped' THEN greatest(canceled - \(Int64(outcome.processed)), 0)
+                           ELSE canceled END,
+                sending_gen = superseded_gen,
+                sending_until = CASE WHEN \(last) OR state <> 'queued' THEN NULL
+                                     ELSE now() + make_interval(secs => \(Self.leaseSeconds)) END
+            WHERE push_id = \(push.id) AND seq = \(seq)
+            RETURNING state, superseded_gen
+            """
+    }
+
+    /// The stamp of instance `l` by push `s` (its `ts`, `seq` and `push_id`): the last push moves only forward in
+    /// `PushOrder`; the update time is the delivery's.
+    static let stampColumns = """
+        (last_apns_timestamp, last_push_seq, last_update_at, last_push_id) =
+            (SELECT CASE WHEN o.newer THEN s.ts ELSE l.last_apns_timestamp END,
+                    CASE WHEN o.newer THEN s.seq ELSE l.last_push_seq END, now(),
+                    CASE WHEN o.newer THEN s.push_id ELSE l.last_push_id END
+             FROM (SELECT (s.ts, s.seq) >= (coalesce(l.last_apns_timestamp, 0), coalesce(l.last_push_seq, 0)) AS newer) o)
+        """
+
+    /// The batch's superseding count when it goes on, nil once it was stopped.
+    private static func batchGoesOn(_ rows: PostgresRowSequence) async throws -> Int? {
+        var gen: Int?
+        for try await (state, superseding) in rows.decode((String, Int32).self) where state == "queued" {
+            gen = Int(superseding)
+        }
+        return gen
+    }
+
+    /// Stops the push's unfinished batches: what they had not processed yet is `canceled`. Answers how many that is.
+    @discardableResult
+    static func stopBatches(pushID: UUID, on connection: PostgresConnection, logger: Logger) async throws -> Int64 {
+        let rows = try await connection.query(
+            """
+            WITH stopped AS (
+                UPDATE push_batches SET state = 'stopped', canceled = greatest(targets - processed, 0)
+                WHERE push_id = \(pushID) AND state = 'queued'
+                RETURNING canceled
+            )
+            SELECT coalesce(sum(canceled), 0)::int8 FROM stopped
+            """, logger: logger)
+        for try await canceled in rows.decode(Int64.self) { return canceled }
+        return 0
+    }
+
+    /// Marks a batch finished; the last one to finish marks the push done.
+    public func finishBatch(pushID: UUID, seq: Int32) async throws {
+        let logger = self.database.logger
+        try await self.database.transaction { connection in
+            try await Self.finishBatch(pushID: pushID, seq: seq, on: connection, logger: logger)
+        }
+    }
+
+    private static func finishBatch(pushID: UUID, seq: Int32, on connection: PostgresConnection, logger: Logger)
+        async throws
+    {
+        let finished = try await connection.query(
+            """
+            UPDATE push_batches SET state = 'done' WHERE push_id = \(pushID) AND seq = \(seq) AND state = 'queued'
+            RETURNING seq
+            """, logger: logger
+        ).collect()
+        guard !finished.isEmpty else { return }
+        try await connection.query(
+            """
+            UPDATE pushes SET batches_done = batches_done + 1,
+                state = CASE WHEN batches_done + 1 >= batches_total AND state = 'sending' THEN 'done' ELSE state END,
+                finished_at = CASE WHEN batches_done + 1 >= batches_total AND state = 'sending' THEN now()
+                                   ELSE finished_at END
+            WHERE id = \(pushID)
+            """, logger: logger)
+    }
+}

@@ -1,0 +1,156 @@
+import Foundation
+import LiveActivitiesCore
+import Logging
+import PostgresNIO
+
+/// Superseding between pushes of one app and activity name (`sql/0012_ordering.sql`, `PushOrder`).
+///
+/// A push starting while an older one of the same name is unfinished appends itself to that push's `superseded_by`
+/// and raises `superseded_gen` on its batches. Each batch declares, before it sends a chunk, how many superseding
+/// pushes it has honoured (`sending_gen`, leased until `sending_until`): the record of a chunk declares the next one,
+/// `beginChunk` the first. The newer push waits until no batch of the older one is sending a chunk chosen before it was
+/// superseded; every chunk chosen after leaves out the targets a superseding push reaches. The two writes meet on the
+/// batch row, so PostgreSQL orders them: either the declaration saw the flag, or the newer push sees the declaration
+/// and waits for the chunk's record.
+extension DeliveryLedger {
+    /// How long a declared chunk may be in flight. A chunk's APNs requests each fail after the client's request timeout
+    /// (10 s); a retry round declares again. A worker that dies mid-chunk holds a superseding push back this long.
+    public static let sendingLease: Duration = .seconds(30)
+
+    static var leaseSeconds: Double { Self.sendingLease.seconds }
+
+    /// An unfinished push of the same name, as a starting push compares itself with it.
+    struct Unfinished {
+        var id: UUID
+        var event: LiveActivityNotification.Event
+        var order: PushOrder
+    }
+
+    /// Called by a push's fan-out job before it reads its targets: marks the unfinished pushes of its name that it
+    /// supersedes, takes as its own superseders those that supersede it, and waits until the older pushes have no
+    /// chunk in flight that was chosen before. One statement when the name has no other unfinished push.
+    /// Returns how many pushes it superseded.
+    @discardableResult
+    public func supersede(for push: PushForDelivery, logger: Logger) async throws -> Int {
+        guard push.targets.event != .start, let name = push.targets.name else { return 0 }
+        // Pushes whose audiences cannot meet this one's (one channel each, as device-scheduled updates are) are left
+        // out: a thousand of them firing together under one name must not compare a million pairs.
+        var sql = SQLBuilder()
+        let disjoint = push.targets.audience.surelyDisjoint(&sql, column: "audience") ?? "false"
+        let rows = try await self.database.client.query(
+            PostgresQuery(
+                unsafeSQL: """
+                    SELECT id, event, apns_timestamp, seq FROM pushes
+                    WHERE app_id = \(sql.bind(push.appID)) AND activity_name = \(sql.bind(name))
+                      AND state IN ('queued', 'sending') AND event <> 'start' AND id <> \(sql.bind(push.id))
+                      AND NOT \(disjoint)
+                    """, binds: sql.binds), logger: logger)
+        var unfinished: [Unfinished] = []
+        for try await (id, event, timestamp, seq) in rows.decode((UUID, String, Int64, Int64).self) {
+            guard let event = LiveActivityNotification.Event(rawValue: event) else { continue }
+            unfinished.append(Unfinished(id: id, event: event, order: PushOrder(timestamp: timestamp, seq: seq)))
+        }
+        guard !unfinished.isEmpty else { return 0 }
+        let event = push.targets.event
+        let older = unfinished.filter { push.order.supersedes($0.order, $0.event, as: event) }.map(\.id)
+        let newer = unfinished.filter { $0.order.supersedes(push.order, event, as: $0.event) }.map(\.id)
+        guard !older.isEmpty || !newer.isEmpty else { return 0 }
+        // Both in one statement; the batches in a second, whose snapshot sees batches that a fan-out recorded while
+        // this statement waited for the older push's row. Rows are locked in key order: two pushes flagging the same
+        // older ones at once wait for each other instead of deadlocking.
+        try await self.database.client.query(
+            """
+            WITH locked AS (
+                SELECT id FROM pushes WHERE id = ANY(\(older + newer + [push.id])::uuid[]) ORDER BY id FOR UPDATE
+            ),
+            flagged AS (
+                UPDATE pushes SET superseded_by = superseded_by || \(push.id)
+                WHERE id IN (SELECT id FROM locked) AND id = ANY(\(older)::uuid[]) AND state IN ('queued', 'sending')
+                  AND NOT (\(push.id) = ANY(superseded_by))
+            )
+            UPDATE pushes SET superseded_by = ARRAY(SELECT DISTINCT unnest(superseded_by || \(newer)::uuid[]))
+            WHERE id IN (SELECT id FROM locked) AND id = \(push.id) AND cardinality(\(newer)::uuid[]) > 0
+            """, logger: logger)
+        guard !older.isEmpty else { return 0 }
+        try await self.database.client.query(
+            """
+            WITH locked AS (
+                SELECT push_id, seq FROM push_batches
+                WHERE push_id = ANY(\(older)::uuid[]) AND state <> 'done' ORDER BY push_id, seq FOR UPDATE
+            )
+            UPDATE push_batches b SET superseded_gen = greatest(b.superseded_gen, cardinality(p.superseded_by))
+            FROM pushes p, locked k
+            WHERE p.id = k.push_id AND b.push_id = k.push_id AND b.seq = k.seq
+            """, logger: logger)
+        try await self.waitForChunksInFlight(of: older, logger: logger)
+        return older.count
+    }
+
+    /// Waits until no batch of `pushes` is sending a chunk chosen before its latest superseding push, or until the
+    /// chunks' leases have run out. A stopped batch (a cancel) counts too: its chunk in flight still completes.
+    private func waitForChunksInFlight(of pushes: [UUID], logger: Logger) async throws {
+        let deadline = ContinuousClock.now + Self.sendingLease + .seconds(1)
+        var pause = Duration.milliseconds(2)
+        while ContinuousClock.now < deadline {
+            let rows = try await self.database.client.query(
+                """
+                SELECT count(*) FROM push_batches
+                WHERE push_id = ANY(\(pushes)::uuid[]) AND state <> 'done' AND sending_until > now()
+                  AND sending_gen < superseded_gen
+                """, logger: logger)
+            var inFlight: Int64 = 0
+            for try await count in rows.decode(Int64.self) { inFlight = count }
+            if inFlight == 0 { return }
+            try await Task.sleep(for: pause)
+            pause = min(pause * 2, .milliseconds(50))
+        }
+        logger.warning("chunks of superseded pushes still in flight after their lease", metadata: ["pushes": "\(pushes)"])
+    }
+
+    /// Declares that batch `seq` of `push` is about to send a chunk (its first, or a retry round), for the lease.
+    /// Answers how many superseding pushes the chunk must honour, or nil when the batch no longer sends.
+    public func declareChunk(pushID: UUID, seq: Int32) async throws -> Int? {
+        let rows = try await self.database.client.query(
+            """
+            UPDATE push_batches
+            SET sending_gen = superseded_gen, sending_until = now() + make_interval(secs => \(Self.leaseSeconds))
+            WHERE push_id = \(pushID) AND seq = \(seq) AND state = 'queued'
+            RETURNING superseded_gen
+            """, logger: self.database.logger)
+        for try await gen in rows.decode(Int32.self) { return Int(gen) }
+        return nil
+    }
+
+    /// The audiences of the pushes that supersede `pushID` and may still send (not canceled or failed).
+    public func superseders(of pushID: UUID) async throws -> [Audience] {
+        let rows = try await self.database.client.query(
+            """
+            SELECT n.audience::text FROM pushes o JOIN pushes n ON n.id = ANY(o.superseded_by)
+            WHERE o.id = \(pushID) AND n.state IN ('queued', 'sending', 'done')
+            """, logger: self.database.logger)
+        var audiences: [Audience] = []
+        for try await json in rows.decode(String.self) {
+            audiences.append(try JSONDecoder().decode(Audience.self, from: Data(json.utf8)))
+        }
+        return audiences
+    }
+
+    /// The channels among `channels` that any of `audiences` reaches, in one query.
+    public func channels(_ channels: [UUID], reachedBy audiences: [Audience], appID: Int64) async throws -> Set<UUID> {
+        guard !channels.isEmpty, !audiences.isEmpty else { return [] }
+        var sql = SQLBuilder()
+        let app = sql.bind(appID)
+        let ids = sql.bind(channels)
+        let predicate = audiences.map { $0.predicate(&sql, app: app) }.joined(separator: " OR ")
+        let query = PostgresQuery(
+            unsafeSQL: "SELECT t.channel_id FROM unnest(\(ids)::uuid[]) AS t(channel_id) WHERE \(predicate)",
+            binds: sql.binds)
+        var reached: Set<UUID> = []
+        for try await id in try await self.database.client.query(query, logger: self.database.logger).decode(
+            UUID.self)
+        {
+            reached.insert(id)
+        }
+        return reached
+    }
+}

@@ -1,0 +1,231 @@
+import Foundation
+import LiveActivitiesCore
+import Logging
+import NIOCore
+import PostgresNIO
+
+/// What a worker needs to know about a push to send it.
+public struct PushForDelivery: Sendable {
+    public var id: UUID
+    public var appID: Int64
+    public var state: String
+    public var targets: PushTargets
+    public var payload: ByteBuffer
+    public var timestamp: Int64
+    /// The order in which the gateway accepted it (`pushes.seq`).
+    public var seq: Int64
+    /// The APNs priority: 10 (immediate) or 5 (power considerate).
+    public var priority: Int16
+
+    /// Its place in the order a device applies payloads in.
+    public var order: PushOrder { PushOrder(timestamp: self.timestamp, seq: self.seq) }
+}
+
+extension PushForDelivery {
+    /// What a fan-out job carries of its push, as `PostgresPushStore.insertStatement` writes it: the columns `push(_:)`
+    /// reads, but the state, which the first chunk's statement checks anyway.
+    public struct Snapshot: Decodable, Sendable {
+        var event: String
+        var name: String?
+        var attributesType: String?
+        var audience: Audience
+        /// The APNs body, base64.
+        var payload: String
+        var timestamp: Int64
+        var seq: Int64
+        var priority: Int16
+
+        enum CodingKeys: String, CodingKey {
+            case event, name, audience, payload, timestamp, seq, priority
+            case attributesType = "attributes_type"
+        }
+    }
+
+    /// The push as its fan-out job's snapshot tells it, still queued. Nil when the snapshot's body is not base64.
+    public init?(id: UUID, appID: Int64, snapshot: Snapshot) {
+        // PostgreSQL's base64 breaks lines every 76 characters.
+        guard let body = Data(base64Encoded: snapshot.payload, options: .ignoreUnknownCharacters) else { return nil }
+        self.init(
+            id: id, appID: appID, state: "queued", event: snapshot.event, name: snapshot.name,
+            attributesType: snapshot.attributesType, audience: snapshot.audience, payload: ByteBuffer(bytes: body),
+            timestamp: snapshot.timestamp, seq: snapshot.seq, priority: snapshot.priority)
+    }
+
+    init(
+        id: UUID, appID: Int64, state: String, event: String, name: String?, attributesType: String?,
+        audience: Audience, payload: ByteBuffer, timestamp: Int64, seq: Int64, priority: Int16
+    ) {
+        self.init(
+            id: id, appID: appID, state: state,
+            targets: PushTargets(
+                appID: appID, event: .init(rawValue: event) ?? .update, name: name, attributesType: attributesType,
+                audience: audience),
+            payload: payload, timestamp: timestamp, seq: seq, priority: priority)
+    }
+}
+
+/// One fan-out batch: channel ids in (lower, upper], resumed after `cursor`.
+public struct PushBatch: Sendable {
+    public var pushID: UUID
+    public var seq: Int32
+    public var lower: UUID?
+    public var upper: UUID?
+    public var cursor: UUID?
+    public var state: String
+    public var sentByFanout: Bool
+
+    /// The one batch of a push that its fan-out job sends itself, as `firstChunk(of:limit:)` recorded it.
+    public static func inline(pushID: UUID) -> PushBatch {
+        PushBatch(
+            pushID: pushID, seq: 0, lower: nil, upper: nil, cursor: nil, state: "queued", sentByFanout: true)
+    }
+}
+
+/// The rows the worker reads and writes while delivering pushes. Every write of a chunk is one transaction.
+public struct DeliveryLedger: Sendable {
+    let database: Database
+
+    public init(database: Database) {
+        self.database = database
+    }
+
+    private var logger: Logger { self.database.logger }
+
+    public func push(_ id: UUID) async throws -> PushForDelivery? {
+        let rows = try await self.database.client.query(
+            """
+            SELECT app_id, state, event, activity_name, attributes_type, audience::text, apns_payload, apns_timestamp,
+                   seq, apns_priority
+            FROM pushes WHERE id = \(id)
+            """,
+            logger: self.logger)
+        for try await row in rows.decode(
+            (Int64, String, String, String?, String?, String, ByteBuffer, Int64, Int64, Int16).self)
+        {
+            return PushForDelivery(
+                id: id, appID: row.0, state: row.1, event: row.2, name: row.3, attributesType: row.4,
+                audience: try JSONDecoder().decode(Audience.self, from: Data(row.5.utf8)), payload: row.6,
+                timestamp: row.7, seq: row.8, priority: row.9)
+        }
+        return nil
+    }
+
+    /// Records the fan-out: batches, their jobs, the targeted count. False when another run already did.
+    public func recordFanout(push: PushForDelivery, plan: BatchPlan) async throws -> Bool {
+        let count = plan.sizes.count
+        let total = plan.total
+        return try await self.database.transaction { connection in
+            let claimed = try await connection.query(
+                """
+                UPDATE pushes SET state = CASE WHEN \(count) = 0 THEN 'done' ELSE 'sending' END,
+                    batches_total = \(Int32(count)), targeted = \(Int64(total)), started_at = now(),
+                    finished_at = CASE WHEN \(count) = 0 THEN now() END
+                WHERE id = \(push.id) AND state = 'queued'
+                RETURNING id
+                """,
+                logger: self.logger
+            ).collect()
+            guard !claimed.isEmpty else { return false }
+            guard count > 0 else { return true }
+            let lowers = [""] + plan.boundaries.map(\.uuidString)
+            let uppers = plan.boundaries.map(\.uuidString) + [""]
+            let sizes = plan.sizes.map { Int32($0) }
+            try await connection.query(
+                """
+                INSERT INTO push_batches (push_id, seq, lower_channel, upper_channel, targets, sent_by_fanout,
+                                          superseded_gen)
+                SELECT \(push.id), seq::int4 - 1, nullif(lo, '')::uuid, nullif(hi, '')::uuid, n, false,
+                       (SELECT cardinality(superseded_by) FROM pushes WHERE id = \(push.id))
+                FROM unnest(\(lowers)::text[], \(uppers)::text[], \(sizes)::int4[]) WITH ORDINALITY AS x(lo, hi, n, seq)
+                """,
+                logger: self.logger)
+            _ = try await PostgresJobQueue.enqueue(
+                (0..<count).map { seq in
+                    JobRequest(
+                        kind: PushJobs.batch, appID: push.appID, payload: PushJobs.payload(pushID: push.id, seq: seq))
+                },
+                on: connection, logger: self.logger)
+            return true
+        }
+    }
+
+    /// Reads the push's first targets (up to `limit` + 1) and, when there are 1 to `limit` of them, records in the same
+    /// statement the fan-out of a push that its fan-out job sends itself: the push becomes `sending` with one batch,
+    /// whose chunk is declared in flight (`DeliveryLedger+Supersession.swift`). One round trip on a single update's
+    /// way to APNs. `inline` is the number of superseding pushes the chunk must honour, nil when there are no targets,
+    /// more than `limit`, or another run already recorded the push.
+    public func firstChunk(of push: PushForDelivery, limit: Int) async throws
+        -> (targets: [PushTargets.Target], inline: Int?)
+    {
+        var sql = SQLBuilder()
+        let first = push.targets.chunkSelect(
+            &sql, after: nil, upTo: nil, limit: limit + 1, sentBy: (push.id, push.order))
+        let (id, most, lease) = (sql.bind(push.id), sql.bind(limit), sql.bind(Self.leaseSeconds))
+        let query = PostgresQuery(
+            unsafeSQL: """
+                WITH first AS (\(first)),
+                total AS (SELECT count(*)::int4 AS n FROM first),
+                claimed AS (
+                    UPDATE pushes SET state = 'sending', batches_total = 1, targeted = total.n, started_at = now()
+                    FROM total
+                    WHERE pushes.id = \(id) AND pushes.state = 'queued' AND total.n BETWEEN 1 AND \(most)
+                    RETURNING total.n, cardinality(pushes.superseded_by) AS gen
+                ),
+                batch AS (
+                    INSERT INTO push_batches (push_id, seq, lower_channel, upper_channel, targets, sent_by_fanout,
+                                              superseded_gen, sending_gen, sending_until)
+                    SELECT \(id), 0, NULL, NULL, n, true, gen, gen, now() + make_interval(secs => \(lease))
+                    FROM claimed
+                )
+                SELECT first.*, (SELECT gen::int8 FROM claimed) FROM first ORDER BY first.channel_id
+                """, binds: sql.binds)
+        var targets: [PushTargets.Target] = []
+        var inline: Int?
+        var blocked = false
+        let rows = try await self.database.client.query(query, logger: self.logger)
+        for try await row in rows {
+            let decoded = try PushTargets.Target.decode(row)
+            targets.append(decoded.target)
+            blocked = decoded.blocked
+            inline = decoded.extra.map(Int.init)
+        }
+        if blocked { targets = try await self.foldAndReread(push, after: nil, upTo: nil, limit: limit + 1) }
+        return (targets, inline)
+    }
+
+    /// The next `limit` targets of `push` with channel ids in (after, upTo]. Pending stamps of another push that could
+    /// make one of them skip this push are folded in first (the select says so, and is then made again).
+    public func chunk(of push: PushForDelivery, after: UUID?, upTo: UUID?, limit: Int) async throws
+        -> [PushTargets.Target]
+    {
+        let (targets, blocked) = try await push.targets.chunk(
+            after: after, upTo: upTo, limit: limit, sentBy: (push.id, push.order), on: self.database.client,
+            logger: self.logger)
+        return blocked ? try await self.foldAndReread(push, after: after, upTo: upTo, limit: limit) : targets
+    }
+
+    /// Another push's pending stamps could make some targets skip `push`: folds them, then reads the chunk again.
+    private func foldAndReread(_ push: PushForDelivery, after: UUID?, upTo: UUID?, limit: Int) async throws
+        -> [PushTargets.Target]
+    {
+        try await self.foldStamps(blocking: push)
+        return try await push.targets.chunk(
+            after: after, upTo: upTo, limit: limit, on: self.database.client, logger: self.logger
+        ).targets
+    }
+
+    public func batch(pushID: UUID, seq: Int32) async throws -> PushBatch? {
+        let rows = try await self.database.client.query(
+            """
+            SELECT lower_channel, upper_channel, cursor_channel, state, sent_by_fanout FROM push_batches
+            WHERE push_id = \(pushID) AND seq = \(seq)
+            """,
+            logger: self.logger)
+        for try await (lower, upper, cursor, state, inline) in rows.decode((UUID?, UUID?, UUID?, String, Bool).self) {
+            return PushBatch(
+                pushID: pushID, seq: seq, lower: lower, upper: upper, cursor: cursor, state: state, sentByFanout: inline
+            )
+        }
+        return nil
+    }
+}

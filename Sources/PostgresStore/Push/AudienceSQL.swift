@@ -1,0 +1,261 @@
+import Foundation
+import LiveActivitiesCore
+import PostgresNIO
+
+/// A SQL text with its `$n` bindings, built up piece by piece (values are always bound, never spliced).
+struct SQLBuilder {
+    var binds = PostgresBindings()
+
+    mutating func bind<Value: PostgresNonThrowingEncodable>(_ value: Value) -> String {
+        self.binds.append(value)
+        return "$\(self.binds.count)"
+    }
+}
+
+extension Audience {
+    /// A predicate over the target row `t` (its `channel_id`) of app `app` (a bound parameter). Every selector is a
+    /// set of channels, so none needs the channel row itself: a named user is a lookup in `channels_named_user`.
+    func predicate(_ sql: inout SQLBuilder, app: String) -> String {
+        switch self {
+        case .all:
+            return "TRUE"
+        case .tag(let tag, let group):
+            return "EXISTS (SELECT 1 FROM channel_tags ct WHERE ct.channel_id = t.channel_id"
+                + " AND ct.tag_group = \(sql.bind(group)) AND ct.tag = \(sql.bind(tag)))"
+        case .channels(let ids):
+            return "t.channel_id = ANY(\(sql.bind(ids))::uuid[])"
+        case .namedUser(let user):
+            return "EXISTS (SELECT 1 FROM channels n WHERE n.id = t.channel_id AND n.app_id = \(app)"
+                + " AND n.named_user_id = \(sql.bind(user)))"
+        case .and(let list):
+            return "(" + list.map { $0.predicate(&sql, app: app) }.joined(separator: " AND ") + ")"
+        case .or(let list):
+            return "(" + list.map { $0.predicate(&sql, app: app) }.joined(separator: " OR ") + ")"
+        case .not(let inner):
+            return "NOT (\(inner.predicate(&sql, app: app)))"
+        }
+    }
+}
+
+extension Audience {
+    /// A predicate over a stored audience (the jsonb expression `column`) that holds when that audience surely reaches
+    /// no channel this one reaches: two lists of channels that share none, two different named users (a channel has
+    /// one). Nil when this audience is of another kind (then nothing is ruled out).
+    func surelyDisjoint(_ sql: inout SQLBuilder, column: String) -> String? {
+        switch self {
+        case .channels(let ids):
+            let listed = sql.bind(ids.map { $0.uuidString.lowercased() })
+            return "(\(column) ? 'ios_channel' AND NOT ((\(column) -> 'ios_channel') ?| \(listed)::text[]))"
+        case .namedUser(let user):
+            return "(\(column) ? 'named_user' AND \(column) ->> 'named_user' <> \(sql.bind(user)))"
+        default:
+            return nil
+        }
+    }
+}
+
+/// The tokens a push targets: the active instances of `name` (update, end) or the push-to-start tokens of an
+/// attributes type (start), of the app's current environment, on channels in the audience with live activities
+/// enabled. Rows are keyed and ordered by channel id (one target per channel), which is how batches split.
+public struct PushTargets: Sendable {
+    public var appID: Int64
+    public var event: LiveActivityNotification.Event
+    public var name: String?
+    public var attributesType: String?
+    public var audience: Audience
+
+    public init(
+        appID: Int64, event: LiveActivityNotification.Event, name: String?, attributesType: String?, audience: Audience
+    ) {
+        self.appID = appID
+        self.event = event
+        self.name = name
+        self.attributesType = attributesType
+        self.audience = audience
+    }
+
+    var isStart: Bool { self.event == .start }
+
+    /// `FROM ... WHERE ...` selecting targets as `t`. Channels with live activities disabled are few, and found in
+    /// their own partial index (`channels_live_activities_disabled`): the targets need no join with `channels`, whose
+    /// primary-key probe per target was most of a chunk's select.
+    func source(_ sql: inout SQLBuilder) -> String {
+        let app = sql.bind(self.appID)
+        let enabled =
+            "NOT EXISTS (SELECT 1 FROM channels d WHERE d.id = t.channel_id AND NOT d.live_activities_enabled)"
+        if self.isStart {
+            return """
+                FROM push_to_start_tokens t
+                JOIN apps a ON a.id = t.app_id
+                WHERE t.app_id = \(app) AND t.attributes_type = \(sql.bind(self.attributesType ?? ""))
+                  AND t.state = 'active' AND t.environment = a.apns_environment AND \(enabled)
+                  AND \(self.audience.predicate(&sql, app: app))
+                """
+        }
+        return """
+            FROM live_activities t
+            JOIN apps a ON a.id = t.app_id
+            WHERE t.app_id = \(app) AND t.name = \(sql.bind(self.name ?? "")) AND t.state = 'active'
+              AND t.environment = a.apns_environment AND t.started_at > now() - a.activity_max_age AND \(enabled)
+              AND \(self.audience.predicate(&sql, app: app))
+            """
+    }
+
+    /// Splits the targets into batches of about `batchSize` by channel id: equal-width ranges of the id space sized
+    /// from the first `sampled` targets, which reached `reach` (`BatchPlan.uniformThresholds`), and one pass that
+    /// counts the targets in each range. Channel ids that are not spread evenly (a range with more than twice
+    /// `batchSize`) get exact boundaries instead, every `batchSize`-th id by rank, which sorts every target.
+    public func batchPlan(batchSize: Int, sampled: Int, reach: UUID, on client: PostgresClient, logger: Logger)
+        async throws -> BatchPlan
+    {
+        let thresholds = BatchPlan.uniformThresholds(sampled: sampled, reach: reach, batchSize: batchSize)
+        var sql = SQLBuilder()
+        let source = self.source(&sql)
+        let b = sql.bind(thresholds)
+        // width_bucket counts the thresholds at or below the id; one equal to the id belongs to the range below.
+        let query = PostgresQuery(
+            unsafeSQL: """
+                SELECT k - coalesce((channel_id = (\(b)::uuid[])[k])::int, 0), count(*)
+                FROM (SELECT t.channel_id, width_bucket(t.channel_id, \(b)::uuid[]) AS k \(source)) x
+                GROUP BY 1
+                """, binds: sql.binds)
+        var counts: [Int: Int] = [:]
+        for try await (range, count) in try await client.query(query, logger: logger).decode((Int32, Int64).self) {
+            counts[Int(range)] = Int(count)
+        }
+        let plan = BatchPlan.merging(thresholds: thresholds, counts: counts)
+        guard plan.sizes.contains(where: { $0 > 2 * batchSize }) else { return plan }
+        return try await self.batchPlanByRank(batchSize: batchSize, on: client, logger: logger)
+    }
+
+    /// Every `batchSize`-th channel id in order (the batch boundaries), and the batch sizes.
+    func batchPlanByRank(batchSize: Int, on client: PostgresClient, logger: Logger) async throws -> BatchPlan {
+        var sql = SQLBuilder()
+        let source = self.source(&sql)
+        let size = sql.bind(batchSize)
+        let query = PostgresQuery(
+            unsafeSQL: """
+                SELECT channel_id, rn, total FROM (
+                    SELECT t.channel_id, row_number() OVER (ORDER BY t.channel_id) AS rn, count(*) OVER () AS total
+                    \(source)
+                ) x
+                WHERE rn % \(size) = 0 OR rn = total
+                ORDER BY rn
+                """, binds: sql.binds)
+        var boundaries: [UUID] = []
+        var total = 0
+        for try await (channel, rn, all) in try await client.query(query, logger: logger).decode(
+            (UUID, Int64, Int64).self)
+        {
+            total = Int(all)
+            if rn < all { boundaries.append(channel) }
+        }
+        guard total > 0 else { return .empty }
+        let last = total - batchSize * boundaries.count
+        let sizes = (0...boundaries.count).map { $0 < boundaries.count ? batchSize : last }
+        return BatchPlan(boundaries: boundaries, sizes: sizes)
+    }
+
+    /// How many targets there are now (for cancelling a push that has not fanned out yet).
+    public func count(on connection: PostgresConnection, logger: Logger) async throws -> Int {
+        var sql = SQLBuilder()
+        let source = self.source(&sql)
+        let rows = try await connection.query(
+            PostgresQuery(unsafeSQL: "SELECT count(*) \(source)", binds: sql.binds), logger: logger)
+        for try await count in rows.decode(Int64.self) { return Int(count) }
+        return 0
+    }
+
+    public struct Target: Sendable, Equatable {
+        public var channelID: UUID
+        /// The live-activity instance (0 for push-to-start tokens).
+        public var instanceID: Int64
+        /// Where the instance's row was when it was read (its `ctid`, "" for push-to-start tokens): the delivery stamp
+        /// goes there directly, and by `instanceID` only if the row has moved since (a rotation wrote a new version).
+        public var row: String
+        public var token: String
+        /// The APNs timestamp of the last update sent to the instance.
+        public var lastTimestamp: Int64?
+        /// The acceptance order (`pushes.seq`) of that update.
+        public var lastSeq: Int64?
+
+        /// The place of the last push sent to the instance in `PushOrder`, if one was.
+        public var lastSent: PushOrder? {
+            self.lastTimestamp.map { PushOrder(timestamp: $0, seq: self.lastSeq ?? 0) }
+        }
+    }
+
+    /// The next `limit` targets with channel ids in (after, upTo]. Rows are decoded column by column (`Target(_:)`).
+    /// `blocked`: another push's pending stamps could make one of them skip the push `sentBy` (its id and APNs
+    /// timestamp; see `DeliveryLedger.chunk(of:after:upTo:limit:)`).
+    public func chunk(
+        after: UUID?, upTo: UUID?, limit: Int, sentBy push: (id: UUID, order: PushOrder)? = nil,
+        on client: PostgresClient, logger: Logger
+    ) async throws -> (targets: [Target], blocked: Bool) {
+        var sql = SQLBuilder()
+        let select = self.chunkSelect(&sql, after: after, upTo: upTo, limit: limit, sentBy: push)
+        var targets: [Target] = []
+        targets.reserveCapacity(limit)
+        var blocked = false
+        let rows = try await client.query(PostgresQuery(unsafeSQL: select, binds: sql.binds), logger: logger)
+        for try await row in rows {
+            let decoded = try Target.decode(row)
+            targets.append(decoded.target)
+            blocked = decoded.blocked
+        }
+        return (targets, blocked)
+    }
+
+    /// The select of the next `limit` targets with channel ids in (after, upTo], in channel order; its columns are
+    /// `channel_id, instance_id, row_ref, token, last_timestamp, last_seq`, as `Target` has them, then `blocked`:
+    /// whether another push of the same name left pending stamps newer in `PushOrder` than the push `sentBy`
+    /// (evaluated once; false without `sentBy`).
+    func chunkSelect(
+        _ sql: inout SQLBuilder, after: UUID?, upTo: UUID?, limit: Int, sentBy push: (id: UUID, order: PushOrder)?
+    ) -> String {
+        let source = self.source(&sql)
+        var range = ""
+        if let after { range += " AND t.channel_id > \(sql.bind(after))" }
+        if let upTo { range += " AND t.channel_id <= \(sql.bind(upTo))" }
+        var blocked = "false"
+        if !self.isStart, let name = self.name, let push {
+            blocked = """
+                EXISTS (SELECT 1 FROM delivery_stamps s WHERE s.app_id = \(sql.bind(self.appID))
+                    AND s.activity_name = \(sql.bind(name)) AND s.apns_timestamp >= \(sql.bind(push.order.timestamp))
+                    AND (s.apns_timestamp, s.push_seq) > (\(sql.bind(push.order.timestamp)), \(sql.bind(push.order.seq))))
+                """
+        }
+        let columns =
+            self.isStart
+            ? "t.channel_id, 0::int8 AS instance_id, ''::text AS row_ref, t.token, NULL::int8 AS last_timestamp,"
+                + " NULL::int8 AS last_seq"
+            : "t.channel_id, t.id AS instance_id, t.ctid::text AS row_ref, t.push_token AS token,"
+                + " t.last_apns_timestamp AS last_timestamp, t.last_push_seq AS last_seq"
+        return """
+            SELECT \(columns), \(blocked) AS blocked \(source)\(range) ORDER BY t.channel_id LIMIT \(sql.bind(limit))
+            """
+    }
+}
+
+extension PushTargets.Target {
+    /// A target from the columns `chunkSelect` answers, decoded one concrete type at a time, with the `blocked` column
+    /// and, when the row has one more, that column as an `Int64` (nil when NULL). Decoding the row as a tuple
+    /// (`decode((UUID, Int64, ...).self)`) looked up the tuple's generic metadata for every row: 11% of a sending
+    /// worker's CPU in a `perf` profile of the million-activity fan-out.
+    static func decode(_ row: PostgresRow) throws -> (target: Self, blocked: Bool, extra: Int64?) {
+        var cells = row.makeIterator()
+        func next() throws -> PostgresCell {
+            guard let cell = cells.next() else { throw PostgresTargetRowError() }
+            return cell
+        }
+        let target = Self(
+            channelID: try next().decode(UUID.self), instanceID: try next().decode(Int64.self),
+            row: try next().decode(String.self), token: try next().decode(String.self),
+            lastTimestamp: try next().decode(Int64?.self), lastSeq: try next().decode(Int64?.self))
+        let blocked = try next().decode(Bool.self)
+        return (target, blocked, try cells.next()?.decode(Int64?.self) ?? nil)
+    }
+}
+
+/// A chunk's row had fewer columns than a target needs (a programming error in `chunkSelect`).
+struct PostgresTargetRowError: Error {}

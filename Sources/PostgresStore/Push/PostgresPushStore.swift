@@ -1,0 +1,192 @@
+import Foundation
+import LiveActivitiesCore
+import Logging
+import NIOCore
+import PostgresNIO
+
+public struct PostgresPushStore: PushStore {
+    let database: Database
+
+    public init(database: Database) {
+        self.database = database
+    }
+
+    private var logger: Logger { self.database.logger }
+
+    public func submit(appID: Int64, _ pushes: [PushRequest], idempotencyKey: String?, now: Date) async throws
+        -> (accepted: PushAccepted, replayed: Bool)
+    {
+        let accepted = PushAccepted(operationID: UUID(), pushIDs: pushes.map { _ in UUID() })
+        let rows = try Self.rows(pushes, timestamp: Int64(now.timeIntervalSince1970))
+        // One statement (atomic by itself): a sender's push reaches the queue in one round trip, not five.
+        let insert = try Self.insertStatement(rows, accepted: accepted, appID: appID, idempotencyKey: idempotencyKey)
+        if try await Self.inserted(self.database.client.query(insert, logger: self.logger)) {
+            return (accepted, false)
+        }
+        let stored = try await self.database.client.query(
+            """
+            SELECT response::text FROM push_operations WHERE app_id = \(appID) AND idempotency_key = \(idempotencyKey)
+            """,
+            logger: self.logger)
+        for try await response in stored.decode(String.self) {
+            return (try JSONDecoder().decode(PushAccepted.self, from: Data(response.utf8)), true)
+        }
+        throw PushStoreError.idempotencyRace
+    }
+
+    /// What a push row needs, encoded before any transaction starts.
+    struct Rows {
+        var pushes: [PushRequest]
+        var payloads: [ByteBuffer]
+        var audiences: [String]
+        var requests: [String]
+        var timestamp: Int64
+    }
+
+    static func rows(_ pushes: [PushRequest], timestamp: Int64) throws -> Rows {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        var rows = Rows(pushes: pushes, payloads: [], audiences: [], requests: [], timestamp: timestamp)
+        for push in pushes {
+            rows.payloads.append(ByteBuffer(bytes: try push.payload(timestamp: timestamp)))
+            rows.audiences.append(String(decoding: try encoder.encode(push.audience), as: UTF8.self))
+            rows.requests.append(String(decoding: try encoder.encode(push), as: UTF8.self))
+        }
+        return rows
+    }
+
+    /// Inserts an operation, its pushes and their fan-out jobs inside the caller's transaction. False when the
+    /// idempotency key was used before (nothing inserted).
+    @discardableResult
+    static func insert(
+        _ rows: Rows, accepted: PushAccepted, appID: Int64, idempotencyKey: String? = nil, scheduleIDs: [UUID]? = nil,
+        on connection: PostgresConnection, logger: Logger
+    ) async throws -> Bool {
+        let query = try Self.insertStatement(
+            rows, accepted: accepted, appID: appID, idempotencyKey: idempotencyKey, scheduleIDs: scheduleIDs)
+        return try await Self.inserted(connection.query(query, logger: logger))
+    }
+
+    /// One statement: the operation (unless its idempotency key was used before), then its pushes and one fan-out job
+    /// each, only if the operation went in. Answers one row: whether it did.
+    /// A fan-out job carries what the worker needs of its push (`PushForDelivery.Snapshot`), so that its first run does not
+    /// read the push again: one round trip fewer between a single update's POST and its APNs request.
+    static func insertStatement(
+        _ rows: Rows, accepted: PushAccepted, appID: Int64, idempotencyKey: String?, scheduleIDs: [UUID]? = nil
+    ) throws -> PostgresQuery {
+        let response = String(decoding: try JSONEncoder().encode(accepted), as: UTF8.self)
+        let pushes = rows.pushes
+        let schedules =
+            (scheduleIDs ?? []).map { $0.uuidString }
+            + Array(repeating: "", count: max(0, pushes.count - (scheduleIDs?.count ?? 0)))
+        let job = JobRequest(kind: PushJobs.fanout, appID: appID, priority: 1)
+        return """
+            WITH op AS (
+                INSERT INTO push_operations (id, app_id, idempotency_key, response)
+                VALUES (\(accepted.operationID), \(appID), \(idempotencyKey), \(response)::jsonb)
+                ON CONFLICT (app_id, idempotency_key) WHERE idempotency_key IS NOT NULL DO NOTHING
+                RETURNING id
+            ),
+            inserted AS (
+                INSERT INTO pushes (id, app_id, operation_id, event, activity_name, attributes_type, audience, request,
+                                    apns_payload, apns_timestamp, apns_priority, campaign_categories, schedule_id)
+                SELECT x.id, \(appID), op.id, event, nullif(name, ''), nullif(type, ''), audience::jsonb,
+                       request::jsonb, payload, ts, priority, string_to_array(categories, E'\\x1f'),
+                       nullif(schedule, '')::uuid
+                FROM op, unnest(\(accepted.pushIDs)::uuid[], \(pushes.map { $0.liveActivity.event.rawValue })::text[],
+                            \(pushes.map { $0.liveActivity.name ?? "" })::text[],
+                            \(pushes.map { $0.liveActivity.attributesType ?? "" })::text[], \(rows.audiences)::text[],
+                            \(rows.requests)::text[], \(rows.payloads)::bytea[],
+                            \(pushes.map { $0.liveActivity.timestamp ?? rows.timestamp })::int8[],
+                            \(pushes.map { Int16($0.liveActivity.priority) })::int2[],
+                            \(pushes.map { $0.campaignCategories.joined(separator: "\u{1f}") })::text[],
+                            \(schedules)::text[])
+                    AS x(id, event, name, type, audience, request, payload, ts, priority, categories, schedule)
+                RETURNING id, event, activity_name, attributes_type, audience, apns_payload, apns_timestamp, seq,
+                          apns_priority
+            ),
+            queued AS (
+                INSERT INTO jobs (kind, app_id, payload, priority, run_at, max_attempts)
+                SELECT \(job.kind), \(appID),
+                       jsonb_build_object('push_id', i.id, 'push', jsonb_build_object(
+                           'event', i.event, 'name', i.activity_name, 'attributes_type', i.attributes_type,
+                           'audience', i.audience, 'payload', encode(i.apns_payload, 'base64'),
+                           'timestamp', i.apns_timestamp, 'seq', i.seq, 'priority', i.apns_priority)),
+                       \(job.priority), now(), \(job.maxAttempts)
+                FROM inserted i
+            )
+            SELECT count(*) FROM op
+            """
+    }
+
+    private static func inserted(_ rows: PostgresRowSequence) async throws -> Bool {
+        for try await count in rows.decode(Int64.self) { return count > 0 }
+        return false
+    }
+
+    public func report(appID: Int64, pushID: UUID) async throws -> PushReport? {
+        let rows = try await self.database.client.query(
+            """
+            SELECT push_id, operation_id, event, activity_name, state, failure_reason, targeted, sent, accepted, failed,
+                   skipped, canceled, failed_by_reason::text, created_at, finished_at, first_request_at, superseded
+            FROM push_report WHERE push_id = \(pushID) AND app_id = \(appID)
+            """,
+            logger: self.logger
+        )
+        for try await row in rows.decode(
+            (
+                UUID, UUID, String, String?, String, String?, Int64, Int64, Int64, Int64, Int64, Int64, String, Date,
+                Date?, Date?, Int64
+            )
+            .self)
+        {
+            return PushReport(
+                pushID: row.0, operationID: row.1, event: row.2, name: row.3.flatMap { $0.isEmpty ? nil : $0 },
+                state: row.4, failureReason: row.5,
+                counts: .init(
+                    targeted: row.6, sent: row.7, accepted: row.8, failed: row.9, skipped: row.10, canceled: row.11,
+                    superseded: row.16),
+                failedByReason: (try? JSONDecoder().decode([String: Int64].self, from: Data(row.12.utf8))) ?? [:],
+                created: row.13, finished: row.14, firstRequest: row.15)
+        }
+        return nil
+    }
+
+    public func cancel(appID: Int64, pushID: UUID) async throws -> Int? {
+        try await self.database.transaction { connection in
+            let rows = try await connection.query(
+                """
+                SELECT state, batches_total, event, activity_name, attributes_type, audience::text FROM pushes
+                WHERE id = \(pushID) AND app_id = \(appID) FOR UPDATE
+                """,
+                logger: self.logger)
+            var found: (String, Int32?, String, String?, String?, String)?
+            for try await row in rows.decode((String, Int32?, String, String?, String?, String).self) { found = row }
+            guard let (state, batches, event, name, type, audience) = found else { return nil }
+            guard state == "queued" || state == "sending" else { return 0 }
+            if batches != nil {
+                // Fanned out: each unfinished batch stops and counts what it has not processed yet as canceled.
+                try await connection.query(
+                    "UPDATE pushes SET state = 'canceled', finished_at = now() WHERE id = \(pushID)",
+                    logger: self.logger)
+                return Int(try await DeliveryLedger.stopBatches(pushID: pushID, on: connection, logger: self.logger))
+            }
+            let targets = PushTargets(
+                appID: appID, event: .init(rawValue: event) ?? .update, name: name, attributesType: type,
+                audience: try JSONDecoder().decode(Audience.self, from: Data(audience.utf8)))
+            let canceled = try await targets.count(on: connection, logger: self.logger)
+            try await connection.query(
+                """
+                UPDATE pushes SET state = 'canceled', canceled = \(Int64(canceled)), finished_at = now()
+                WHERE id = \(pushID)
+                """,
+                logger: self.logger)
+            return canceled
+        }
+    }
+}
+
+enum PushStoreError: Error {
+    /// The idempotency key's operation vanished between the insert and the read (deleted app): retry.
+    case idempotencyRace
+}

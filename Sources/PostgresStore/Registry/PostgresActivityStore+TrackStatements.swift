@@ -1,0 +1,220 @@
+import Foundation
+import LiveActivitiesCore
+import Logging
+import PostgresNIO
+
+/// `track` in SQL: one prepared statement reads the channel and its instance under the name and, in the same round
+/// trip, makes the write that a start or a rotation needs; a replacement takes one more prepared write. Prepared once
+/// per pooled connection, so PostgreSQL neither parses nor plans them per call.
+///
+/// Each write re-checks, in its own `WHERE`, what the decision is based on (the instance is still current and still
+/// this activity). When it is not, or a concurrent start won the unique index, or the channel was forgotten, the
+/// call reports the registry changed, and `track` runs it again serialized on the channel row.
+extension PostgresActivityStore {
+    /// Runs on `connection` (inside the serialized path's transaction) or, through the batcher, on the pool. The
+    /// decision and the instance now current under the name, or nil when a write found the registry changed since
+    /// the read.
+    func trackStatements(
+        appID: Int64, channelID: UUID, name: String, _ tracking: ActivityTracking, on connection: PostgresConnection?
+    ) async throws -> (decision: ActivityTrackDecision, instanceID: Int64)? {
+        let call = TrackStatement.Call(appID: appID, channelID: channelID, name: name, tracking: tracking)
+        let read: TrackStatement.Found??
+        if let connection {
+            read = try await Self.run(
+                TrackStatement(calls: [call]), on: connection, client: self.database.client, logger: self.logger
+            ).map { $0.first?.found }
+        } else {
+            read = try await self.trackBatcher.track(call)
+        }
+        guard let read else { return nil }
+        guard let found = read else { throw RegistryError.channelNotFound }
+        let decision = ActivityTrackDecision.decide(
+            current: found.current, requested: tracking, requestedHasEnded: found.requestedHasEnded)
+        switch decision {
+        case .refuseEnded:
+            throw RegistryError.activityEnded(systemActivityID: tracking.systemActivityID)
+        case .unchanged:
+            return found.current.map { (decision, $0.id) }
+        case .start:
+            return found.startedID.map { (decision, $0) }
+        case .rotate:
+            return found.rotatedID.map { (decision, $0) }
+        case .replace(let id):
+            let replace = TrackReplaceStatement(
+                appID: appID, channelID: channelID, name: name, tracking: tracking, environment: found.environment,
+                replacing: id)
+            guard
+                let rows = try await Self.run(
+                    replace, on: connection, client: self.database.client, logger: self.logger)
+            else { return nil }
+            return rows.first.map { (decision, $0) }
+        }
+    }
+
+    /// The statement's rows, on `connection` or else on the pool; nil when it hit a unique or foreign-key violation,
+    /// that is, when the registry changed under it.
+    static func run<Statement: PostgresPreparedStatement>(
+        _ statement: Statement, on connection: PostgresConnection?, client: PostgresClient, logger: Logger
+    ) async throws -> [Statement.Row]? {
+        do {
+            let rows =
+                if let connection {
+                    try await connection.execute(statement, logger: logger)
+                } else {
+                    try await client.execute(statement, logger: logger)
+                }
+            var collected: [Statement.Row] = []
+            for try await row in rows { collected.append(row) }
+            return collected
+        } catch let error where error.isUniqueViolation || error.isForeignKeyViolation {
+            return nil
+        }
+    }
+}
+
+/// For each call: the channel (scoped by the call's app) and its current instance under the name, whether the
+/// requested activity ended, and the write of the two common decisions: the insert of `ActivityTrackDecision.start`
+/// (no current instance, the activity not ended) and the update of `.rotate` (the same activity, and a new token, a
+/// new attributes type or an invalidation to undo). The conditions are those of `decide`; the caller decides again
+/// from the row and checks that the write it expects happened. Replacements and refusals write nothing here.
+///
+/// Many calls go in one statement (see `TrackBatcher`), one row per call in their order; no two share a channel and
+/// name, so each write is matched back to its call by the instance id or by `(channel_id, name)`.
+struct TrackStatement: PostgresPreparedStatement {
+    static let name = "lagw_track_v3"
+    static let sql = """
+        WITH input AS (
+            SELECT * FROM unnest($1::uuid[], $2::int8[], $3::text[], $4::text[], $5::text[], $6::text[])
+                WITH ORDINALITY AS x(channel_id, app_id, name, system_activity_id, token, attributes_type, n)
+        ),
+        found AS (
+            SELECT x.n, a.apns_environment AS environment, la.id, la.system_activity_id, la.push_token,
+                   la.attributes_type, la.state,
+                   EXISTS (SELECT 1 FROM live_activities e
+                           WHERE e.channel_id = c.id AND e.system_activity_id = x.system_activity_id
+                             AND e.state IN ('ended', 'expired')) AS requested_has_ended
+            FROM input x
+            JOIN channels c ON c.id = x.channel_id AND c.app_id = x.app_id
+            JOIN apps a ON a.id = c.app_id
+            LEFT JOIN live_activities la
+                   ON la.channel_id = c.id AND la.name = x.name AND la.state IN ('active', 'invalid')
+        ),
+        rotated AS (
+            UPDATE live_activities la
+            SET push_token = x.token, attributes_type = x.attributes_type, environment = f.environment,
+                state = 'active', invalid_reason = NULL, invalidated_at = NULL, token_updated_at = now()
+            FROM found f JOIN input x ON x.n = f.n
+            WHERE la.id = f.id AND la.system_activity_id = x.system_activity_id AND la.state IN ('active', 'invalid')
+              AND f.system_activity_id = x.system_activity_id
+              AND NOT (f.push_token = x.token AND f.attributes_type = x.attributes_type AND f.state = 'active')
+            RETURNING la.id
+        ),
+        started AS (
+            INSERT INTO live_activities
+                (app_id, channel_id, name, attributes_type, system_activity_id, push_token, environment)
+            SELECT x.app_id, x.channel_id, x.name, x.attributes_type, x.system_activity_id, x.token, f.environment
+            FROM found f JOIN input x ON x.n = f.n
+            WHERE f.id IS NULL AND NOT f.requested_has_ended
+            RETURNING id, channel_id, name
+        )
+        SELECT x.n, f.environment, f.id, f.system_activity_id, f.push_token, f.attributes_type, f.state,
+               f.requested_has_ended, r.id, s.id
+        FROM input x
+        LEFT JOIN found f ON f.n = x.n
+        LEFT JOIN rotated r ON r.id = f.id
+        LEFT JOIN started s ON s.channel_id = x.channel_id AND s.name = x.name
+        ORDER BY x.n
+        """
+
+    struct Call: Sendable {
+        var appID: Int64
+        var channelID: UUID
+        var name: String
+        var tracking: ActivityTracking
+    }
+
+    /// What the statement found and wrote for one call.
+    struct Found: Sendable {
+        var environment: String
+        var current: ActivityTrackDecision.Current?
+        var requestedHasEnded: Bool
+        var rotatedID: Int64?
+        var startedID: Int64?
+    }
+
+    struct Row: Sendable {
+        /// The call's place in `calls`, from 0.
+        var index: Int
+        /// nil: the channel is not the app's.
+        var found: Found?
+    }
+
+    var calls: [Call]
+
+    func makeBindings() throws -> PostgresBindings {
+        var bindings = PostgresBindings(capacity: 6)
+        bindings.append(self.calls.map(\.channelID))
+        bindings.append(self.calls.map(\.appID))
+        bindings.append(self.calls.map(\.name))
+        bindings.append(self.calls.map(\.tracking.systemActivityID))
+        bindings.append(self.calls.map(\.tracking.token))
+        bindings.append(self.calls.map(\.tracking.attributesType))
+        return bindings
+    }
+
+    func decodeRow(_ row: PostgresRow) throws -> Row {
+        let (n, environment, id, systemID, token, type, state, ended, rotated, started) = try row.decode(
+            (Int64, String?, Int64?, String?, String?, String?, String?, Bool?, Int64?, Int64?).self)
+        guard let environment else { return Row(index: Int(n) - 1, found: nil) }
+        var current: ActivityTrackDecision.Current?
+        if let id, let systemID, let token, let type, let state {
+            current = .init(
+                id: id, systemActivityID: systemID, token: token, attributesType: type, isActive: state == "active")
+        }
+        return Row(
+            index: Int(n) - 1,
+            found: Found(
+                environment: environment, current: current, requestedHasEnded: ended ?? false, rotatedID: rotated,
+                startedID: started))
+    }
+}
+
+/// Ends instance `replacing` as `replaced` and starts this activity under the name, in one statement: nothing starts
+/// unless that instance was still current.
+struct TrackReplaceStatement: PostgresPreparedStatement {
+    static let name = "lagw_track_replace_v1"
+    static let sql = """
+        WITH replaced AS (
+            UPDATE live_activities SET state = 'ended', ended_reason = 'replaced', ended_at = now()
+            WHERE id = $8 AND channel_id = $2 AND state IN ('active', 'invalid')
+            RETURNING id
+        )
+        INSERT INTO live_activities
+            (app_id, channel_id, name, attributes_type, system_activity_id, push_token, environment)
+        SELECT $1, $2, $3, $4, $5, $6, $7
+        WHERE EXISTS (SELECT 1 FROM replaced)
+        RETURNING id
+        """
+
+    var appID: Int64
+    var channelID: UUID
+    var name: String
+    var tracking: ActivityTracking
+    var environment: String
+    var replacing: Int64
+
+    func makeBindings() throws -> PostgresBindings {
+        var bindings = PostgresBindings(capacity: 8)
+        bindings.append(self.appID)
+        bindings.append(self.channelID)
+        bindings.append(self.name)
+        bindings.append(self.tracking.attributesType)
+        bindings.append(self.tracking.systemActivityID)
+        bindings.append(self.tracking.token)
+        bindings.append(self.environment)
+        bindings.append(self.replacing)
+        return bindings
+    }
+
+    func decodeRow(_ row: PostgresRow) throws -> Int64 { try row.decode(Int64.self) }
+}

@@ -1,0 +1,97 @@
+import Foundation
+import LiveActivitiesCore
+import Logging
+import PostgresNIO
+
+/// `schedule.fire`: turns due schedules into pushes, exactly once. Each schedule has a job due at its time (the
+/// wake-up); the job that runs fires every schedule due by then, in bulk, and the others find nothing left to do.
+/// Schedule rows are locked (`SKIP LOCKED`) and their state checked in the transaction that inserts the pushes,
+/// so a job that runs twice (a lost lease) or two workers at once fire each schedule once.
+public struct ScheduleFiring: JobHandler {
+    let database: Database
+    let limit: Int
+
+    public init(database: Database, limit: Int = 500) {
+        self.database = database
+        self.limit = limit
+    }
+
+    public struct Report: Sendable, Equatable {
+        public var fired = 0
+        public var skipped = 0
+    }
+
+    public func run(_ job: ClaimedJob, logger: Logger) async throws {
+        var total = Report()
+        while true {
+            let report = try await self.fireDue(now: Date())
+            total.fired += report.fired
+            total.skipped += report.skipped
+            if report.fired + report.skipped < self.limit { break }
+        }
+        if total.fired + total.skipped > 0 {
+            logger.debug("schedules fired", metadata: ["fired": "\(total.fired)", "skipped": "\(total.skipped)"])
+        }
+    }
+
+    /// Fires up to `limit` due schedules in one transaction.
+    public func fireDue(now: Date) async throws -> Report {
+        let logger = self.database.logger
+        return try await self.database.transaction { connection in
+            let rows = try await connection.query(
+                """
+                SELECT s.id, s.app_id, s.push::text,
+                       s.source = 'api' OR EXISTS (SELECT 1 FROM live_activities la
+                                                   WHERE la.id = s.instance_id AND la.state = 'active')
+                FROM schedules s
+                WHERE s.state = 'pending' AND s.send_at <= now()
+                ORDER BY s.send_at
+                LIMIT \(self.limit)
+                FOR UPDATE OF s SKIP LOCKED
+                """,
+                logger: logger)
+            var due: [(id: UUID, appID: Int64, push: PushRequest)] = []
+            var skipped: [(UUID, String)] = []
+            for try await (id, appID, json, live) in rows.decode((UUID, Int64, String, Bool).self) {
+                guard live else {
+                    skipped.append((id, "activity_ended"))
+                    continue
+                }
+                // Stored pushes were validated when scheduled; decoding validates them again against this build.
+                guard let push = try? JSONDecoder().decode(PushRequest.self, from: Data(json.utf8)) else {
+                    skipped.append((id, "invalid_push"))
+                    continue
+                }
+                due.append((id, appID, push))
+            }
+            if !skipped.isEmpty {
+                try await connection.query(
+                    """
+                    UPDATE schedules s SET state = 'skipped', skip_reason = x.reason, fired_at = now(), updated_at = now()
+                    FROM unnest(\(skipped.map(\.0))::uuid[], \(skipped.map(\.1))::text[]) AS x(id, reason)
+                    WHERE s.id = x.id
+                    """,
+                    logger: logger)
+            }
+            let timestamp = Int64(now.timeIntervalSince1970)
+            var fired: [(UUID, UUID)] = []
+            for (appID, group) in Dictionary(grouping: due, by: \.appID) {
+                let accepted = PushAccepted(operationID: UUID(), pushIDs: group.map { _ in UUID() })
+                try await PostgresPushStore.insert(
+                    try PostgresPushStore.rows(group.map(\.push), timestamp: timestamp), accepted: accepted,
+                    appID: appID, scheduleIDs: group.map(\.id), on: connection, logger: logger)
+                fired += zip(group.map(\.id), accepted.pushIDs).map { ($0, $1) }
+            }
+            if !fired.isEmpty {
+                try await connection.query(
+                    """
+                    UPDATE schedules s SET state = 'fired', push_id = x.push_id, fired_at = now(), updated_at = now()
+                    FROM unnest(\(fired.map(\.0))::uuid[], \(fired.map(\.1))::uuid[]) AS x(id, push_id)
+                    WHERE s.id = x.id
+                    """,
+                    logger: logger)
+            }
+            return Report(fired: fired.count, skipped: skipped.count)
+        }
+    }
+}
