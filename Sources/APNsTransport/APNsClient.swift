@@ -146,12 +146,4 @@ public final class APNsClient: Sendable {
             for slot in pool.slots + [pool.express] { try? await slot.shutdown().get() }
         }
     }
-
-    /// Streams in flight per bulk connection of the pool for `credentials` (for tests and metrics).
-    public func inFlight(credentials: APNsCredentials) async -> [Int] {
-        let pool = self.pool(for: credentials)
-        var counts: [Int] = []
-        for slot in pool.slots { counts.append((try? await slot.snapshot().get().inFlight) ?? 0) }
-        return counts
-    }
 }

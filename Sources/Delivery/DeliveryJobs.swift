@@ -9,7 +9,7 @@ public enum DeliveryJobs {
     public static func handlers(
         database: Database, express: Database, masterKey: MasterKey, metrics: any MetricsFactory, apns: APNsClient,
         settings: DeliverySettings
-    ) -> [String: any JobHandler] {
+    ) -> [JobKind: any JobHandler] {
         let deliveries = DeliveryConfigCache(apps: PostgresAppStore(database: express, masterKey: masterKey))
         let sender = PushBatchHandler(
             database: database, ledger: DeliveryLedger(database: database), apns: apns, deliveries: deliveries,
@@ -22,10 +22,10 @@ public enum DeliveryJobs {
             RegistryPurge.kind: RegistryPurge(database: database),
             IdleActivityEnder.kind: IdleActivityEnder(database: database),
             DeliveryStampFolding.kind: DeliveryStampFolding(database: database),
-            ScheduleJobs.fire: ScheduleFiring(database: database),
-            PushJobs.fanout: PushFanoutHandler(
+            ScheduleFireJob.kind: ScheduleFiring(database: database),
+            PushFanoutJob.kind: PushFanoutHandler(
                 database: express, ledger: ledger, settings: settings, metrics: metrics, sender: inline),
-            PushJobs.batch: sender,
+            PushBatchJob.kind: sender,
         ]
     }
 }

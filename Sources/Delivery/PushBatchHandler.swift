@@ -19,13 +19,12 @@ struct PushBatchHandler: JobHandler {
     let metrics: any MetricsFactory
 
     func run(_ job: ClaimedJob, logger: Logger) async throws {
-        let reference = try JobPayload.decode(job)
-        guard let seq = reference.seq else { throw JobError.permanent("a batch job needs seq") }
+        let reference = try job.payload(as: PushBatchJob.self)
         var logger = logger
-        logger[metadataKey: "push_id"] = "\(reference.push_id.uuidString.lowercased())"
-        logger[metadataKey: "batch"] = "\(seq)"
-        guard let push = try await self.ledger.push(reference.push_id) else { return }
-        try await self.deliver(push, seq: seq, logger: logger)
+        logger[metadataKey: "push_id"] = "\(reference.pushID.uuidString.lowercased())"
+        logger[metadataKey: "batch"] = "\(reference.batch)"
+        guard let push = try await self.ledger.push(reference.pushID) else { return }
+        try await self.deliver(push, seq: reference.batch, logger: logger)
     }
 
     /// Sends batch `seq` of `push` from its cursor to its end.

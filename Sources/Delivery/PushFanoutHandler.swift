@@ -16,13 +16,13 @@ struct PushFanoutHandler: JobHandler {
     let sender: PushBatchHandler
 
     func run(_ job: ClaimedJob, logger: Logger) async throws {
-        let reference = try JobPayload.decode(job)
-        let pushID = reference.push_id
+        let reference = try job.payload(as: PushFanoutJob.self)
+        let pushID = reference.pushID
         var logger = logger
         logger[metadataKey: "push_id"] = "\(pushID.uuidString.lowercased())"
         // A first run takes the push from its job. A re-run reads it: it may be sending already. If it was cancelled
         // meanwhile, the statement that claims it for sending (first chunk or fan-out) finds it no longer queued.
-        let push: PushForDelivery
+        var push: PushForDelivery
         if job.attempt == 1, let carried = reference.push,
             let snapshot = PushForDelivery(id: pushID, appID: job.appID, snapshot: carried)
         {
@@ -41,7 +41,7 @@ struct PushFanoutHandler: JobHandler {
         guard push.state == "queued" else { return }
         // Older unfinished pushes of the same name leave the targets this one reaches to it, once their chunks in
         // flight are answered (`DeliveryLedger+Supersession.swift`). One statement when there are none.
-        try await self.ledger.supersede(for: push, logger: logger)
+        push.seq = try await self.ledger.supersede(for: push, logger: logger).seq
         let started = ContinuousClock.now
         // Most pushes are small (one activity, one user): reading the first chunk settles whether the push fits in
         // one, and then that chunk is what gets sent, with no count of the audience and no second read.
@@ -79,22 +79,5 @@ struct PushFanoutHandler: JobHandler {
     private func resolved(since started: ContinuousClock.Instant) {
         Timer(label: "worker_push_phase_seconds", dimensions: [("phase", "resolve")], factory: self.metrics)
             .recordInterval(ContinuousClock.now - started)
-    }
-}
-
-enum JobPayload {
-    struct Push: Decodable {
-        var push_id: UUID
-        var seq: Int32?
-        /// A fan-out job's copy of its push.
-        var push: PushForDelivery.Snapshot?
-    }
-
-    static func decode(_ job: ClaimedJob) throws -> Push {
-        do {
-            return try JSONDecoder().decode(Push.self, from: Data(job.payload.utf8))
-        } catch {
-            throw JobError.permanent("the job's payload is not a push reference")
-        }
     }
 }

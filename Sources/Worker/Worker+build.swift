@@ -56,7 +56,7 @@ func buildWorker(configuration: WorkerConfiguration) async throws -> ServiceGrou
     let queue = PostgresJobQueue(database: express.database)
     var runnerConfiguration = configuration.runner
     runnerConfiguration.express = express.executor
-    runnerConfiguration.bulkKinds = [PushJobs.batch]
+    runnerConfiguration.bulkKinds = [PushBatchJob.kind]
     var apnsLogger = Logger(label: "worker.apns")
     apnsLogger.logLevel = configuration.logLevel
     let apns = try makeAPNsClient(configuration: configuration, expressEventLoop: express.eventLoop, logger: apnsLogger)

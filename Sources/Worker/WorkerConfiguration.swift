@@ -94,6 +94,6 @@ struct WorkerConfiguration: Sendable {
             Self.pushChunkSize, flag: options.pushChunkSize, default: 1000, range: 1...100_000)
         // Fan-out batches take at most three quarters of the slots: the rest stay free for single updates,
         // schedules and fan-outs of other apps.
-        self.runner.kindLimits[PushJobs.batch] = max(1, self.runner.concurrency * 3 / 4)
+        self.runner.kindLimits[PushBatchJob.kind] = max(1, self.runner.concurrency * 3 / 4)
     }
 }

@@ -25,7 +25,7 @@ import Testing
             let returned = Atomic<Bool>(false)
             let supersede = Task {
                 defer { returned.store(true, ordering: .releasing) }
-                return try await ledger.supersede(for: newer, logger: gw.database.logger)
+                return try await ledger.supersede(for: newer, logger: gw.database.logger).superseded
             }
             // The chunk's lease is 30 s: the newer push must still be waiting half a second later.
             try await Task.sleep(for: .milliseconds(500))
@@ -72,10 +72,10 @@ import Testing
             }
             let first = try await post(#"{"ios_channel":["\#(channels[0])","\#(channels[1])"]}"#)
             let other = try await post(#"{"ios_channel":"\#(channels[2])"}"#)
-            #expect(try await ledger.supersede(for: other, logger: gw.database.logger) == 0)
+            #expect(try await ledger.supersede(for: other, logger: gw.database.logger).superseded == 0)
             let overlapping = try await post(#"{"ios_channel":"\#(channels[1])"}"#)
             // Neither older push has a chunk in flight: the call returns at once.
-            #expect(try await ledger.supersede(for: overlapping, logger: gw.database.logger) == 1)
+            #expect(try await ledger.supersede(for: overlapping, logger: gw.database.logger).superseded == 1)
             let flagged = try await gw.database.scalar(
                 "SELECT superseded_by = ARRAY[\(overlapping.id)]::uuid[] FROM pushes WHERE id = \(first.id)",
                 as: Bool.self)
@@ -95,7 +95,7 @@ import Testing
                 auth: app.server)
             let endID = try #require((end.json["push_ids"] as? [String])?.first.flatMap(UUID.init(uuidString:)))
             let update = try await DeliveryLedgerDeferredStampTests.post(1_700_000_005, gw: gw, app: app)
-            #expect(try await ledger.supersede(for: update, logger: gw.database.logger) == 0)
+            #expect(try await ledger.supersede(for: update, logger: gw.database.logger).superseded == 0)
             let flagged = try await gw.database.scalar(
                 "SELECT cardinality(superseded_by) FROM pushes WHERE id = \(endID)", as: Int32.self)
             #expect(flagged == 0, "an update that took an end's place would leave the activity on the Lock Screen")

@@ -25,6 +25,25 @@ import Testing
         }
     }
 
+    /// A fault no route expects (here the pushes' table is gone) answers a 500 in the error shape, with the request
+    /// id that the log line carries too; nothing of the database's error reaches the client.
+    @Test func anUnexpectedErrorAnswersTheErrorShapeWithTheRequestID() async throws {
+        try await GatewayHarness.run { gw in
+            let app = try await gw.createApp()
+            try await gw.database.client.query("DROP TABLE push_operations CASCADE")
+            let response = try await gw.request(
+                .post, "/api/push", json: PushAPIValidationTests.valid, auth: app.server)
+            #expect(response.status == .internalServerError)
+            #expect(response.json["ok"] as? Bool == false)
+            #expect(response.json["error_code"] as? Int == 50001)
+            let id = try #require(response.json["request_id"] as? String)
+            #expect(!id.isEmpty && !response.text.contains("push_operations"))
+            // A 4xx carries its request id as well.
+            let missing = try await gw.request(.get, "/api/pushes/\(UUID())", auth: app.server)
+            #expect(missing.status == .notFound && (missing.json["request_id"] as? String)?.isEmpty == false)
+        }
+    }
+
     @Test func readinessFailsOnAnUnknownSchema() async throws {
         try await GatewayHarness.run { gw in
             try await gw.database.client.query("DELETE FROM schema_migrations WHERE version = \(Schema.version)")

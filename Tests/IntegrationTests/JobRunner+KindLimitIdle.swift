@@ -18,7 +18,7 @@ import Testing
 
         func enqueue(_ jobs: [JobRequest]) async throws -> [Int64] { try await self.queue.enqueue(jobs) }
 
-        func claim(limit: Int, owner: String, lease: Duration, excludingKinds: [String]) async throws -> [ClaimedJob] {
+        func claim(limit: Int, owner: String, lease: Duration, excludingKinds: [JobKind]) async throws -> [ClaimedJob] {
             self.claims.add(1, ordering: .relaxed)
             return try await self.queue.claim(limit: limit, owner: owner, lease: lease, excludingKinds: excludingKinds)
         }
@@ -35,7 +35,7 @@ import Testing
             try await self.queue.fail(failures, owner: owner)
         }
 
-        func nextDueDate(excludingKinds: [String]) async throws -> Date? {
+        func nextDueDate(excludingKinds: [JobKind]) async throws -> Date? {
             try await self.queue.nextDueDate(excludingKinds: excludingKinds)
         }
 

@@ -5,10 +5,9 @@ import PostgresNIO
 import PostgresStore
 import Testing
 
-@testable import Delivery
-
-/// A fan-out job carries its push (`PushForDelivery.Snapshot`), so that its first run skips reading the push. What
-/// the worker makes of the job must be exactly what it would have read from `pushes`.
+/// A fan-out job carries its push (`PushFanoutJob`, `PushForDelivery.Snapshot`), so that its first run skips reading
+/// the push. What the worker makes of the job must be exactly what it would have read from `pushes`, but the
+/// acceptance order, which PostgreSQL assigns and the supersession query reads.
 @Suite struct PushJobSnapshotTests {
     static let pushes = #"""
         [{"audience":{"or":[{"tag":"vip","group":"tier"},{"and":[{"named_user":"u1"},{"not":{"tag":"x"}}]}]},
@@ -37,10 +36,12 @@ import Testing
                     as: String.self)
                 let appID = try await gw.database.scalar("SELECT app_id FROM pushes WHERE id = \(id)", as: Int64.self)
                 let job = ClaimedJob(
-                    id: 0, kind: PushJobs.fanout, appID: appID, payload: payload, attempt: 1, maxAttempts: 8)
-                let carried = try #require(try JobPayload.decode(job).push, "the job carries no snapshot")
-                let snapshot = try #require(PushForDelivery(id: id, appID: appID, snapshot: carried))
+                    id: 0, kind: .pushFanout, appID: appID, payload: payload, attempt: 1, maxAttempts: 8)
+                let carried = try #require(try job.payload(as: PushFanoutJob.self).push, "the job carries no snapshot")
+                var snapshot = try #require(PushForDelivery(id: id, appID: appID, snapshot: carried))
                 let stored = try #require(try await ledger.push(id))
+                snapshot.seq = try await ledger.supersede(for: snapshot, logger: gw.database.logger).seq
+                #expect(snapshot.seq == (stored.targets.event == .start ? 0 : stored.seq))
                 #expect(snapshot.state == stored.state)
                 #expect(snapshot.targets.appID == stored.targets.appID)
                 #expect(snapshot.targets.event == stored.targets.event)

@@ -2,8 +2,9 @@ import Hummingbird
 import LiveActivitiesCore
 import PostgresStore
 
-/// Turns the errors of the shared core (which knows nothing of HTTP) into API errors, so routes and stores can
-/// throw what they mean.
+/// Turns the errors of the domain core and the store (which know nothing of HTTP) into API errors, so routes and
+/// stores can throw what they mean. Any other error is unexpected: logged with the request id, answered as a 500 in
+/// the API's error shape.
 struct DomainErrorMiddleware<Context: RequestContext>: RouterMiddleware {
     func handle(
         _ request: Request, context: Context, next: (Request, Context) async throws -> Response
@@ -16,6 +17,12 @@ struct DomainErrorMiddleware<Context: RequestContext>: RouterMiddleware {
             throw APIError(registry: error)
         } catch let error as ScheduleError {
             throw APIError(schedule: error)
+        } catch let error as any HTTPResponseError {
+            throw error
+        } catch {
+            // The error's description only: postgres-nio's leaves the statement and its bindings out.
+            context.logger.error("request failed unexpectedly", metadata: ["error": "\(error)"])
+            throw APIError.unexpected
         }
     }
 }

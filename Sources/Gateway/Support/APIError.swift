@@ -18,7 +18,8 @@ enum ErrorCode: Int, Sendable {
     case internalError = 50001
 }
 
-/// Every error a client sees: `{"ok":false,"error":"...","error_code":N,"details":{...}}`. Never SQL, never secrets.
+/// Every error a client sees: `{"ok":false,"error":"...","error_code":N,"details":{...},"request_id":"..."}`, the
+/// request id as the log lines of the request carry it. Never SQL, never secrets.
 struct APIError: Error, HTTPResponseError {
     var status: HTTPResponse.Status
     var code: ErrorCode
@@ -57,6 +58,12 @@ struct APIError: Error, HTTPResponseError {
     static let serverOnly = APIError(
         .forbidden, code: .forbidden, "This endpoint needs the master secret; the app secret may not call it.")
 
+    /// Anything a route did not expect (a database fault, a bug): the details stay in the log line, under the same
+    /// request id.
+    static let unexpected = APIError(
+        .internalServerError, code: .internalError,
+        "An unexpected error occurred; the request id identifies it in the gateway's log.")
+
     static func notFound(_ what: String) -> APIError {
         APIError(.notFound, code: .notFound, "\(what) was not found.")
     }
@@ -68,7 +75,9 @@ struct APIError: Error, HTTPResponseError {
     }
 
     func response(from request: Request, context: some RequestContext) throws -> Response {
-        let body = ErrorBody(ok: false, error: self.message, errorCode: self.code.rawValue, details: self.details)
+        let body = ErrorBody(
+            ok: false, error: self.message, errorCode: self.code.rawValue, details: self.details,
+            requestID: (context as? GatewayContext)?.requestID)
         var headers = self.headers
         headers[.contentType] = "application/json; charset=utf-8"
         let data = try JSONEncoder().encode(body)
@@ -80,10 +89,12 @@ struct APIError: Error, HTTPResponseError {
         var error: String
         var errorCode: Int
         var details: [String: String]
+        var requestID: String?
 
         enum CodingKeys: String, CodingKey {
             case ok, error, details
             case errorCode = "error_code"
+            case requestID = "request_id"
         }
     }
 }

@@ -105,14 +105,3 @@ public protocol PushStore: Sendable {
     /// Cancels what has not been handed to APNs; nil when the push is not found. A finished push cancels 0.
     func cancel(appID: Int64, pushID: UUID) async throws -> Int?
 }
-
-public enum PushJobs {
-    public static let fanout = "push.fanout"
-    public static let batch = "push.batch"
-
-    /// A batch job's payload: its push and sequence number (the worker's `JobPayload` reads it). A fan-out job's
-    /// payload, the push and its `PushForDelivery.Snapshot`, is built by `PostgresPushStore.insertStatement`.
-    public static func payload(pushID: UUID, seq: Int) -> String {
-        #"{"push_id":"\#(pushID.uuidString.lowercased())","seq":\#(seq)}"#
-    }
-}

@@ -89,8 +89,3 @@ public protocol ScheduleStore: Sendable {
     func delete(appID: Int64, id: UUID) async throws -> Bool
     func launch(appID: Int64, channelID: UUID, systemActivityID: String) async throws -> LaunchAttribution
 }
-
-public enum ScheduleJobs {
-    public static let fire = "schedule.fire"
-    public static func dedupeKey(_ id: UUID) -> String { "schedule:\(id.uuidString.lowercased())" }
-}

@@ -26,13 +26,23 @@ extension DeliveryLedger {
         var order: PushOrder
     }
 
+    /// What `supersede(for:logger:)` found.
+    public struct Supersession: Sendable, Equatable {
+        /// The push's acceptance order (`pushes.seq`), which its fan-out job does not carry; 0 for a start.
+        public var seq: Int64
+        /// How many unfinished pushes it superseded.
+        public var superseded: Int
+    }
+
     /// Called by a push's fan-out job before it reads its targets: marks the unfinished pushes of its name that it
     /// supersedes, takes as its own superseders those that supersede it, and waits until the older pushes have no
-    /// chunk in flight that was chosen before. One statement when the name has no other unfinished push.
-    /// Returns how many pushes it superseded.
+    /// chunk in flight that was chosen before. One statement when the name has no other unfinished push, which also
+    /// reads the push's own acceptance order.
     @discardableResult
-    public func supersede(for push: PushForDelivery, logger: Logger) async throws -> Int {
-        guard push.targets.event != .start, let name = push.targets.name else { return 0 }
+    public func supersede(for push: PushForDelivery, logger: Logger) async throws -> Supersession {
+        guard push.targets.event != .start, let name = push.targets.name else {
+            return Supersession(seq: push.seq, superseded: 0)
+        }
         // Pushes whose audiences cannot meet this one's (one channel each, as device-scheduled updates are) are left
         // out: a thousand of them firing together under one name must not compare a million pairs.
         var sql = SQLBuilder()
@@ -42,19 +52,26 @@ extension DeliveryLedger {
                 unsafeSQL: """
                     SELECT id, event, apns_timestamp, seq FROM pushes
                     WHERE app_id = \(sql.bind(push.appID)) AND activity_name = \(sql.bind(name))
-                      AND state IN ('queued', 'sending') AND event <> 'start' AND id <> \(sql.bind(push.id))
-                      AND NOT \(disjoint)
+                      AND state IN ('queued', 'sending') AND event <> 'start'
+                      AND (id = \(sql.bind(push.id)) OR NOT \(disjoint))
                     """, binds: sql.binds), logger: logger)
         var unfinished: [Unfinished] = []
+        var own = push.seq
         for try await (id, event, timestamp, seq) in rows.decode((UUID, String, Int64, Int64).self) {
+            guard id != push.id else {
+                own = seq
+                continue
+            }
             guard let event = LiveActivityNotification.Event(rawValue: event) else { continue }
             unfinished.append(Unfinished(id: id, event: event, order: PushOrder(timestamp: timestamp, seq: seq)))
         }
-        guard !unfinished.isEmpty else { return 0 }
+        var push = push
+        push.seq = own
+        guard !unfinished.isEmpty else { return Supersession(seq: own, superseded: 0) }
         let event = push.targets.event
         let older = unfinished.filter { push.order.supersedes($0.order, $0.event, as: event) }.map(\.id)
         let newer = unfinished.filter { $0.order.supersedes(push.order, event, as: $0.event) }.map(\.id)
-        guard !older.isEmpty || !newer.isEmpty else { return 0 }
+        guard !older.isEmpty || !newer.isEmpty else { return Supersession(seq: own, superseded: 0) }
         // Both in one statement; the batches in a second, whose snapshot sees batches that a fan-out recorded while
         // this statement waited for the older push's row. Rows are locked in key order: two pushes flagging the same
         // older ones at once wait for each other instead of deadlocking.
@@ -71,7 +88,7 @@ extension DeliveryLedger {
             UPDATE pushes SET superseded_by = ARRAY(SELECT DISTINCT unnest(superseded_by || \(newer)::uuid[]))
             WHERE id IN (SELECT id FROM locked) AND id = \(push.id) AND cardinality(\(newer)::uuid[]) > 0
             """, logger: logger)
-        guard !older.isEmpty else { return 0 }
+        guard !older.isEmpty else { return Supersession(seq: own, superseded: 0) }
         try await self.database.client.query(
             """
             WITH locked AS (
@@ -83,7 +100,7 @@ extension DeliveryLedger {
             WHERE p.id = k.push_id AND b.push_id = k.push_id AND b.seq = k.seq
             """, logger: logger)
         try await self.waitForChunksInFlight(of: older, logger: logger)
-        return older.count
+        return Supersession(seq: own, superseded: older.count)
     }
 
     /// Waits until no batch of `pushes` is sending a chunk chosen before its latest superseding push, or until the

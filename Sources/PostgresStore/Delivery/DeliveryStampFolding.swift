@@ -5,7 +5,7 @@ import Logging
 /// `delivery.fold_stamps`: a recurring job that folds the deferred delivery stamps of pushes that have finished
 /// (and any pending for longer than `maxAge`) into their instances. See `DeliveryLedger+DeferredStamps.swift`.
 public struct DeliveryStampFolding: JobHandler {
-    public static let kind = "delivery.fold_stamps"
+    public static let kind = JobKind.foldStamps
 
     let ledger: DeliveryLedger
     let interval: Duration

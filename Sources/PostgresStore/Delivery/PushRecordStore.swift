@@ -22,33 +22,15 @@ public struct PushForDelivery: Sendable {
 }
 
 extension PushForDelivery {
-    /// What a fan-out job carries of its push, as `PostgresPushStore.insertStatement` writes it: the columns `push(_:)`
-    /// reads, but the state, which the first chunk's statement checks anyway.
-    public struct Snapshot: Decodable, Sendable {
-        var event: String
-        var name: String?
-        var attributesType: String?
-        var audience: Audience
-        /// The APNs body, base64.
-        var payload: String
-        var timestamp: Int64
-        var seq: Int64
-        var priority: Int16
-
-        enum CodingKeys: String, CodingKey {
-            case event, name, audience, payload, timestamp, seq, priority
-            case attributesType = "attributes_type"
-        }
-    }
-
-    /// The push as its fan-out job's snapshot tells it, still queued. Nil when the snapshot's body is not base64.
+    /// The push as its fan-out job's snapshot tells it, still queued. Its acceptance order is not in the snapshot
+    /// (PostgreSQL assigns it as the push is inserted): `DeliveryLedger.supersede(for:)` reads it, and a start, which
+    /// no order concerns, keeps 0. Nil when the snapshot's body is not base64.
     public init?(id: UUID, appID: Int64, snapshot: Snapshot) {
-        // PostgreSQL's base64 breaks lines every 76 characters.
-        guard let body = Data(base64Encoded: snapshot.payload, options: .ignoreUnknownCharacters) else { return nil }
+        guard let body = Data(base64Encoded: snapshot.payload) else { return nil }
         self.init(
             id: id, appID: appID, state: "queued", event: snapshot.event, name: snapshot.name,
             attributesType: snapshot.attributesType, audience: snapshot.audience, payload: ByteBuffer(bytes: body),
-            timestamp: snapshot.timestamp, seq: snapshot.seq, priority: snapshot.priority)
+            timestamp: snapshot.timestamp, seq: 0, priority: snapshot.priority)
     }
 
     init(
@@ -140,9 +122,8 @@ public struct DeliveryLedger: Sendable {
                 """,
                 logger: self.logger)
             _ = try await PostgresJobQueue.enqueue(
-                (0..<count).map { seq in
-                    JobRequest(
-                        kind: PushJobs.batch, appID: push.appID, payload: PushJobs.payload(pushID: push.id, seq: seq))
+                try (0..<count).map { seq in
+                    try JobRequest(PushBatchJob(pushID: push.id, batch: Int32(seq)), appID: push.appID)
                 },
                 on: connection, logger: self.logger)
             return true

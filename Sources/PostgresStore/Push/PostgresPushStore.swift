@@ -79,7 +79,15 @@ public struct PostgresPushStore: PushStore {
         let schedules =
             (scheduleIDs ?? []).map { $0.uuidString }
             + Array(repeating: "", count: max(0, pushes.count - (scheduleIDs?.count ?? 0)))
-        let job = JobRequest(kind: PushJobs.fanout, appID: appID, priority: 1)
+        // Each push's fan-out job, carrying the push (`PushFanoutJob`).
+        let jobs = try pushes.indices.map { index in
+            let push = pushes[index]
+            let snapshot = PushForDelivery.Snapshot(
+                push, body: Array(rows.payloads[index].readableBytesView),
+                timestamp: push.liveActivity.timestamp ?? rows.timestamp)
+            return try JobRequest(
+                PushFanoutJob(pushID: accepted.pushIDs[index], push: snapshot), appID: appID, priority: 1)
+        }
         return """
             WITH op AS (
                 INSERT INTO push_operations (id, app_id, idempotency_key, response)
@@ -102,18 +110,14 @@ public struct PostgresPushStore: PushStore {
                             \(pushes.map { $0.campaignCategories.joined(separator: "\u{1f}") })::text[],
                             \(schedules)::text[])
                     AS x(id, event, name, type, audience, request, payload, ts, priority, categories, schedule)
-                RETURNING id, event, activity_name, attributes_type, audience, apns_payload, apns_timestamp, seq,
-                          apns_priority
+                RETURNING id
             ),
             queued AS (
                 INSERT INTO jobs (kind, app_id, payload, priority, run_at, max_attempts)
-                SELECT \(job.kind), \(appID),
-                       jsonb_build_object('push_id', i.id, 'push', jsonb_build_object(
-                           'event', i.event, 'name', i.activity_name, 'attributes_type', i.attributes_type,
-                           'audience', i.audience, 'payload', encode(i.apns_payload, 'base64'),
-                           'timestamp', i.apns_timestamp, 'seq', i.seq, 'priority', i.apns_priority)),
-                       \(job.priority), now(), \(job.maxAttempts)
+                SELECT \(JobKind.pushFanout), \(appID), j.payload::jsonb, j.priority, now(), j.attempts
                 FROM inserted i
+                JOIN unnest(\(accepted.pushIDs)::uuid[], \(jobs.map(\.payload))::text[], \(jobs.map(\.priority))::int2[],
+                            \(jobs.map(\.maxAttempts))::int4[]) AS j(id, payload, priority, attempts) ON j.id = i.id
             )
             SELECT count(*) FROM op
             """

@@ -3,7 +3,7 @@ import LiveActivitiesCore
 
 /// Work to put on the queue.
 public struct JobRequest: Sendable, Equatable {
-    public var kind: String
+    public var kind: JobKind
     /// The tenant the job works for; 0 for system work. Claims are fair across apps.
     public var appID: Int64
     /// A JSON document.
@@ -15,7 +15,7 @@ public struct JobRequest: Sendable, Equatable {
     public var dedupeKey: String?
 
     public init(
-        kind: String,
+        kind: JobKind,
         appID: Int64,
         payload: String = "{}",
         runAt: Date? = nil,
@@ -36,14 +36,14 @@ public struct JobRequest: Sendable, Equatable {
 /// A job this worker holds a lease on.
 public struct ClaimedJob: Sendable, Equatable {
     public var id: Int64
-    public var kind: String
+    public var kind: JobKind
     public var appID: Int64
     public var payload: String
     /// 1 on the first run.
     public var attempt: Int
     public var maxAttempts: Int
 
-    public init(id: Int64, kind: String, appID: Int64, payload: String, attempt: Int, maxAttempts: Int) {
+    public init(id: Int64, kind: JobKind, appID: Int64, payload: String, attempt: Int, maxAttempts: Int) {
         self.id = id
         self.kind = kind
         self.appID = appID
@@ -77,7 +77,7 @@ public protocol JobQueue: Sendable {
     func enqueue(_ jobs: [JobRequest]) async throws -> [Int64]
     /// Claims up to `limit` due jobs for `owner`, interleaving apps, each leased for `lease`, none of the kinds in
     /// `excludingKinds`.
-    func claim(limit: Int, owner: String, lease: Duration, excludingKinds: [String]) async throws -> [ClaimedJob]
+    func claim(limit: Int, owner: String, lease: Duration, excludingKinds: [JobKind]) async throws -> [ClaimedJob]
     /// Extends the lease of the jobs `owner` still holds; returns those ids.
     @discardableResult
     func extendLease(ids: [Int64], owner: String, lease: Duration) async throws -> [Int64]
@@ -86,7 +86,7 @@ public protocol JobQueue: Sendable {
     @discardableResult
     func fail(_ failures: [JobFailure], owner: String) async throws -> [Int64: JobFailureOutcome]
     /// When the next job of a kind not in `excludingKinds` becomes due (nil: none queued).
-    func nextDueDate(excludingKinds: [String]) async throws -> Date?
+    func nextDueDate(excludingKinds: [JobKind]) async throws -> Date?
     /// Dead-letters jobs whose lease expired on their last attempt; returns how many.
     @discardableResult
     func buryAbandoned() async throws -> Int

@@ -9,8 +9,6 @@ public protocol JobHandler: Sendable {
 public enum JobError: Error, Sendable {
     /// Do not retry: the job can never succeed (bad payload, deleted app).
     case permanent(String)
-    /// Retry after exactly this long instead of the runner's backoff (e.g. APNs asked us to wait).
-    case retry(after: Duration, reason: String)
 }
 
 /// A handler made from a closure, for small jobs and tests.

@@ -15,12 +15,12 @@ public struct JobRunnerConfiguration: Sendable {
     public var backoff: Backoff
     /// The most jobs of a kind in flight at once, so long jobs (big fan-out batches) leave slots for short ones
     /// (another tenant's single update).
-    public var kindLimits: [String: Int] = [:]
+    public var kindLimits: [JobKind: Int] = [:]
     /// Where the runner's loop and every job not of a bulk kind run (claims, single updates, schedules).
     /// Without one, everything runs on the global pool.
     public var express: EventLoopTaskExecutor?
     /// Kinds that run on the global pool even with an express lane: the long, CPU-heavy ones (fan-out batches).
-    public var bulkKinds: Set<String> = []
+    public var bulkKinds: Set<JobKind> = []
 
     public init(
         owner: String = "worker-\(UUID().uuidString.prefix(8).lowercased())",
@@ -42,7 +42,7 @@ public struct JobRunnerConfiguration: Sendable {
 public struct JobRunner: Service {
     let queue: any JobQueue
     let wakeups: (any JobWakeups)?
-    let handlers: [String: any JobHandler]
+    let handlers: [JobKind: any JobHandler]
     let configuration: JobRunnerConfiguration
     let metrics: any MetricsFactory
     let logger: Logger
@@ -50,7 +50,7 @@ public struct JobRunner: Service {
     public init(
         queue: any JobQueue,
         wakeups: (any JobWakeups)?,
-        handlers: [String: any JobHandler],
+        handlers: [JobKind: any JobHandler],
         configuration: JobRunnerConfiguration,
         metrics: any MetricsFactory,
         logger: Logger
@@ -115,11 +115,11 @@ public struct JobRunner: Service {
     /// Fills `capacity` slots, none with a kind already at its limit: first up to the smallest headroom left
     /// under a limit (any kind), then the rest with the limited kinds left out.
     /// Also returns the kinds at their limit, which this runner cannot take more of now.
-    private func claim(capacity: Int, ledger: JobLedger) async -> (jobs: [ClaimedJob], atLimit: [String]) {
+    private func claim(capacity: Int, ledger: JobLedger) async -> (jobs: [ClaimedJob], atLimit: [JobKind]) {
         guard !self.configuration.kindLimits.isEmpty else {
             return (await self.claim(limit: capacity, excluding: []), [])
         }
-        var headroom: [String: Int] = [:]
+        var headroom: [JobKind: Int] = [:]
         for (kind, limit) in self.configuration.kindLimits {
             headroom[kind] = max(0, limit - (await ledger.inFlight(kind: kind)))
         }
@@ -132,7 +132,7 @@ public struct JobRunner: Service {
         return (claimed, atLimit)
     }
 
-    private func claim(limit: Int, excluding: [String]) async -> [ClaimedJob] {
+    private func claim(limit: Int, excluding: [JobKind]) async -> [ClaimedJob] {
         guard limit > 0 else { return [] }
         do {
             return try await self.queue.claim(
@@ -145,7 +145,7 @@ public struct JobRunner: Service {
     }
 
     /// Sleep until the next job is due, but no longer than the poll interval.
-    private func idleSleep(excluding: [String]) async -> Duration {
+    private func idleSleep(excluding: [JobKind]) async -> Duration {
         guard let next = try? await self.queue.nextDueDate(excludingKinds: excluding) else {
             return self.configuration.pollInterval
         }
@@ -160,7 +160,7 @@ public struct JobRunner: Service {
         logger[metadataKey: "app_id"] = "\(job.appID)"
         let started = ContinuousClock.now
         defer {
-            Timer(label: "worker_job_duration_seconds", dimensions: [("kind", job.kind)], factory: self.metrics)
+            Timer(label: "worker_job_duration_seconds", dimensions: [("kind", job.kind.rawValue)], factory: self.metrics)
                 .recordInterval(ContinuousClock.now - started)
         }
         guard let handler = self.handlers[job.kind] else {
@@ -177,8 +177,6 @@ public struct JobRunner: Service {
             return nil
         } catch JobError.permanent(let reason) {
             return JobFailure(jobID: job.id, retryAfter: nil, error: reason)
-        } catch JobError.retry(let after, let reason) {
-            return JobFailure(jobID: job.id, retryAfter: after, error: reason)
         } catch {
             return JobFailure(
                 jobID: job.id,
@@ -211,9 +209,9 @@ public struct JobRunner: Service {
         }
     }
 
-    private func count(kind: String?, outcome: String) {
+    private func count(kind: JobKind?, outcome: String) {
         Counter(
-            label: "worker_jobs_total", dimensions: [("kind", kind ?? "unknown"), ("outcome", outcome)],
+            label: "worker_jobs_total", dimensions: [("kind", kind?.rawValue ?? "unknown"), ("outcome", outcome)],
             factory: self.metrics
         ).increment()
     }
@@ -256,11 +254,11 @@ actor JobLedger {
     private var inFlight: Set<Int64> = []
     private var completed: [Int64] = []
     private var failed: [JobFailure] = []
-    private var kinds: [Int64: String] = [:]
+    private var kinds: [Int64: JobKind] = [:]
 
     var inFlightCount: Int { self.inFlight.count }
 
-    func inFlight(kind: String) -> Int { self.inFlight.reduce(0) { $0 + (self.kinds[$1] == kind ? 1 : 0) } }
+    func inFlight(kind: JobKind) -> Int { self.inFlight.reduce(0) { $0 + (self.kinds[$1] == kind ? 1 : 0) } }
     var inFlightIDs: [Int64] { Array(self.inFlight) }
 
     func start(_ job: ClaimedJob) {
@@ -273,8 +271,8 @@ actor JobLedger {
         if let failure { self.failed.append(failure) } else { self.completed.append(id) }
     }
 
-    func drain() -> (completed: [Int64], failed: [JobFailure], kinds: [Int64: String]) {
-        var kinds: [Int64: String] = [:]
+    func drain() -> (completed: [Int64], failed: [JobFailure], kinds: [Int64: JobKind]) {
+        var kinds: [Int64: JobKind] = [:]
         for id in self.completed + self.failed.map(\.jobID) { kinds[id] = self.kinds.removeValue(forKey: id) }
         defer {
             self.completed.removeAll()

@@ -43,7 +43,7 @@ public struct PostgresJobQueue: JobQueue {
         return ids
     }
 
-    public func claim(limit: Int, owner: String, lease: Duration, excludingKinds excluded: [String]) async throws
+    public func claim(limit: Int, owner: String, lease: Duration, excludingKinds excluded: [JobKind]) async throws
         -> [ClaimedJob]
     {
         guard limit > 0 else { return [] }
@@ -91,7 +91,7 @@ public struct PostgresJobQueue: JobQueue {
         )
         var jobs: [ClaimedJob] = []
         for try await (id, kind, appID, payload, attempts, maxAttempts) in rows.decode(
-            (Int64, String, Int64, String, Int32, Int32).self
+            (Int64, JobKind, Int64, String, Int32, Int32).self
         ) {
             jobs.append(
                 ClaimedJob(
@@ -149,7 +149,7 @@ public struct PostgresJobQueue: JobQueue {
         return outcomes
     }
 
-    public func nextDueDate(excludingKinds excluded: [String] = []) async throws -> Date? {
+    public func nextDueDate(excludingKinds excluded: [JobKind] = []) async throws -> Date? {
         let rows = try await self.database.client.query(
             "SELECT min(run_at) FROM jobs WHERE state IN ('queued', 'running') AND kind <> ALL(\(excluded)::text[])",
             logger: self.logger

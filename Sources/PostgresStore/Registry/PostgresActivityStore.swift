@@ -202,7 +202,7 @@ public struct PostgresActivityStore: ActivityStore {
         for try await id in moved.decode(UUID.self) { existing = id }
         if let existing {
             try await connection.query(
-                "UPDATE jobs SET run_at = \(sendAt) WHERE dedupe_key = \(ScheduleJobs.dedupeKey(existing)) AND state = 'queued'",
+                "UPDATE jobs SET run_at = \(sendAt) WHERE dedupe_key = \(ScheduleFireJob.dedupeKey(existing)) AND state = 'queued'",
                 logger: logger)
             return
         }
@@ -214,6 +214,6 @@ public struct PostgresActivityStore: ActivityStore {
             """,
             logger: logger)
         _ = try await PostgresJobQueue.enqueue(
-            [PostgresScheduleStore.fireJob(appID: appID, id: id, at: sendAt)], on: connection, logger: logger)
+            [try PostgresScheduleStore.fireJob(appID: appID, id: id, at: sendAt)], on: connection, logger: logger)
     }
 }

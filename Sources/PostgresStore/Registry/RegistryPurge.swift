@@ -7,7 +7,7 @@ import PostgresNIO
 /// invalid rows older than the app's retention are deleted. It runs once per `interval` on whichever worker
 /// claims it: each run is a job whose dedupe key names its time slot, and a run enqueues the next slot.
 public struct RegistryPurge: JobHandler {
-    public static let kind = "maintenance.registry_purge"
+    public static let kind = JobKind.registryPurge
 
     let database: Database
     let interval: Duration

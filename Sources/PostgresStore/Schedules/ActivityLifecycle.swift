@@ -8,7 +8,7 @@ import PostgresNIO
 /// (`maintenance.idle_end`) looks for idle activities; each gets exactly one end push, recorded on the instance
 /// (`end_push_id`) in the transaction that creates it.
 public struct IdleActivityEnder: JobHandler {
-    public static let kind = "maintenance.idle_end"
+    public static let kind = JobKind.idleEnd
 
     let database: Database
     let interval: Duration
@@ -89,7 +89,7 @@ public struct IdleActivityEnder: JobHandler {
 /// Recurring maintenance: each run is a job whose dedupe key names its time slot; a run queues the next slot, and
 /// a worker starting up queues the current one, so any number of workers keep exactly one run per slot queued.
 public enum Recurring {
-    public static func scheduleNext(kind: String, every interval: Duration, after date: Date, database: Database)
+    public static func scheduleNext(kind: JobKind, every interval: Duration, after date: Date, database: Database)
         async throws
     {
         let milliseconds = max(1, Int(interval.seconds * 1000))

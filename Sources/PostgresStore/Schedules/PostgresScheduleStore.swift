@@ -18,10 +18,10 @@ public struct PostgresScheduleStore: ScheduleStore {
         return String(decoding: try encoder.encode(push), as: UTF8.self)
     }
 
-    static func fireJob(appID: Int64, id: UUID, at sendAt: Date) -> JobRequest {
-        JobRequest(
-            kind: ScheduleJobs.fire, appID: appID, payload: #"{"schedule_id":"\#(id.uuidString.lowercased())"}"#,
-            runAt: sendAt, priority: 2, dedupeKey: ScheduleJobs.dedupeKey(id))
+    static func fireJob(appID: Int64, id: UUID, at sendAt: Date) throws -> JobRequest {
+        try JobRequest(
+            ScheduleFireJob(scheduleID: id), appID: appID, runAt: sendAt, priority: 2,
+            dedupeKey: ScheduleFireJob.dedupeKey(id))
     }
 
     public func create(appID: Int64, _ requests: [ScheduleRequest], now: Date) async throws -> [(
@@ -45,7 +45,7 @@ public struct PostgresScheduleStore: ScheduleStore {
                 """,
                 logger: self.logger)
             _ = try await PostgresJobQueue.enqueue(
-                rows.map { Self.fireJob(appID: appID, id: $0.0, at: $0.1) }, on: connection, logger: self.logger)
+                try rows.map { try Self.fireJob(appID: appID, id: $0.0, at: $0.1) }, on: connection, logger: self.logger)
         }
         return rows.map { ($0.0, $0.1) }
     }
@@ -77,7 +77,7 @@ public struct PostgresScheduleStore: ScheduleStore {
                 """,
                 logger: self.logger)
             _ = try await PostgresJobQueue.enqueue(
-                [Self.fireJob(appID: appID, id: id, at: sendAt)], on: connection, logger: self.logger)
+                [try Self.fireJob(appID: appID, id: id, at: sendAt)], on: connection, logger: self.logger)
             return (id, sendAt)
         }
     }
@@ -160,7 +160,7 @@ public struct PostgresScheduleStore: ScheduleStore {
             try await connection.query(
                 """
                 UPDATE jobs SET run_at = \(sendAt), updated_at = now()
-                WHERE dedupe_key = \(ScheduleJobs.dedupeKey(id)) AND state = 'queued'
+                WHERE dedupe_key = \(ScheduleFireJob.dedupeKey(id)) AND state = 'queued'
                 """,
                 logger: self.logger)
             return true
@@ -178,7 +178,7 @@ public struct PostgresScheduleStore: ScheduleStore {
             try await connection.query(
                 "UPDATE schedules SET state = 'canceled', updated_at = now() WHERE id = \(id)", logger: self.logger)
             try await connection.query(
-                "DELETE FROM jobs WHERE dedupe_key = \(ScheduleJobs.dedupeKey(id)) AND state = 'queued'",
+                "DELETE FROM jobs WHERE dedupe_key = \(ScheduleFireJob.dedupeKey(id)) AND state = 'queued'",
                 logger: self.logger)
             return true
         }

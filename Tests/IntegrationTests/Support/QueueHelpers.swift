@@ -35,9 +35,9 @@ extension Database {
 }
 
 func runner(
-    _ queue: PostgresJobQueue, owner: String, handlers: [String: any JobHandler], concurrency: Int = 16,
+    _ queue: PostgresJobQueue, owner: String, handlers: [JobKind: any JobHandler], concurrency: Int = 16,
     lease: Duration = .seconds(30), poll: Duration = .milliseconds(200), backoff: Backoff = Backoff(),
-    wakeups: Bool = true, kindLimits: [String: Int] = [:]
+    wakeups: Bool = true, kindLimits: [JobKind: Int] = [:]
 ) -> JobRunner {
     var configuration = JobRunnerConfiguration(
         owner: owner, concurrency: concurrency, lease: lease, pollInterval: poll, backoff: backoff)

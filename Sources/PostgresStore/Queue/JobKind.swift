@@ -1,0 +1,45 @@
+import NIOCore
+import PostgresNIO
+
+/// A kind of job, by which the runner finds its handler (`DeliveryJobs.handlers`). The kinds this build runs are
+/// the statics; the type stays open so that a queue holding a kind of another build (a rollout) still decodes.
+/// Stored as text through PostgresNIO's coding.
+public struct JobKind: RawRepresentable, Hashable, Sendable, ExpressibleByStringLiteral, CustomStringConvertible {
+    public let rawValue: String
+
+    public init(rawValue: String) { self.rawValue = rawValue }
+    public init(stringLiteral value: String) { self.rawValue = value }
+    public var description: String { self.rawValue }
+
+    /// Resolves a push's audience and sends it, or splits it into batches (`PushFanoutJob`).
+    public static let pushFanout: JobKind = "push.fanout"
+    /// Sends one batch of a push (`PushBatchJob`).
+    public static let pushBatch: JobKind = "push.batch"
+    /// Fires the schedules that are due (`ScheduleFireJob`).
+    public static let scheduleFire: JobKind = "schedule.fire"
+    /// Recurring: purges what the registry keeps past its retention.
+    public static let registryPurge: JobKind = "maintenance.registry_purge"
+    /// Recurring: ends activities idle past their app's policy.
+    public static let idleEnd: JobKind = "maintenance.idle_end"
+    /// Recurring: folds deferred delivery stamps into their instances.
+    public static let foldStamps: JobKind = "delivery.fold_stamps"
+}
+
+extension JobKind: PostgresNonThrowingEncodable, PostgresArrayEncodable, PostgresDecodable, PostgresArrayDecodable {
+    public static var psqlType: PostgresDataType { String.psqlType }
+    public static var psqlFormat: PostgresFormat { String.psqlFormat }
+    public static var psqlArrayType: PostgresDataType { String.psqlArrayType }
+
+    public func encode<Encoder: PostgresJSONEncoder>(
+        into byteBuffer: inout ByteBuffer, context: PostgresEncodingContext<Encoder>
+    ) {
+        self.rawValue.encode(into: &byteBuffer, context: context)
+    }
+
+    public init<Decoder: PostgresJSONDecoder>(
+        from buffer: inout ByteBuffer, type: PostgresDataType, format: PostgresFormat,
+        context: PostgresDecodingContext<Decoder>
+    ) throws {
+        self.init(rawValue: try String(from: &buffer, type: type, format: format, context: context))
+    }
+}
