@@ -29,7 +29,7 @@ struct PushBatchHandler: JobHandler {
 
     /// Sends batch `seq` of `push` from its cursor to its end.
     func deliver(_ push: PushForDelivery, seq: Int32, logger: Logger) async throws {
-        guard let batch = try await self.ledger.batch(pushID: push.id, seq: seq), batch.state == "queued" else {
+        guard let batch = try await self.ledger.batch(pushID: push.id, seq: seq), batch.state == .queued else {
             return
         }
         try await self.deliver(push, batch: batch, first: nil, logger: logger)

@@ -31,14 +31,14 @@ struct PushFanoutHandler: JobHandler {
             guard let read = try await self.ledger.push(pushID) else { return }
             push = read
         }
-        if push.state == "sending" {
+        if push.state == .sending {
             // A re-run after a crash: finish the batch this job was sending itself, if it was one.
             if let batch = try await self.ledger.batch(pushID: pushID, seq: 0), batch.sentByFanout {
                 try await self.sender.deliver(push, seq: 0, logger: logger)
             }
             return
         }
-        guard push.state == "queued" else { return }
+        guard push.state == .queued else { return }
         // Older unfinished pushes of the same name leave the targets this one reaches to it, once their chunks in
         // flight are answered (`DeliveryLedger+Supersession.swift`). One statement when there are none.
         push.seq = try await self.ledger.supersede(for: push, logger: logger).seq
@@ -57,7 +57,7 @@ struct PushFanoutHandler: JobHandler {
                 "push resolved to one chunk", metadata: ["app_id": "\(push.appID)", "targeted": "\(first.count)"])
             guard recorded, !first.isEmpty else { return }
             var sending = push
-            sending.state = "sending"
+            sending.state = .sending
             try await self.sender.deliver(
                 sending, batch: .inline(pushID: push.id), first: (first, inline ?? 0), logger: logger)
             return

@@ -51,7 +51,7 @@ extension APIError {
         case .notPending(let state):
             self.init(
                 .conflict, code: .conflict, "The schedule is \(state); only a pending schedule can change.",
-                details: ["state": state])
+                details: ["state": state.rawValue])
         }
     }
 }

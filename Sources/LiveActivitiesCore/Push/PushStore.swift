@@ -28,7 +28,7 @@ public struct PushReport: Sendable, Encodable, Equatable {
     public var operationID: UUID
     public var event: String
     public var name: String?
-    public var state: String
+    public var state: PushState
     public var failureReason: String?
     public var counts: Counts
     public var failedByReason: [String: Int64]
@@ -37,7 +37,7 @@ public struct PushReport: Sendable, Encodable, Equatable {
     /// When the first APNs request of the push went out.
     public var firstRequest: Date?
 
-    public init(pushID: UUID, operationID: UUID, event: String, name: String?, state: String, failureReason: String?, counts: Counts, failedByReason: [String: Int64], created: Date, finished: Date?, firstRequest: Date?) {
+    public init(pushID: UUID, operationID: UUID, event: String, name: String?, state: PushState, failureReason: String?, counts: Counts, failedByReason: [String: Int64], created: Date, finished: Date?, firstRequest: Date?) {
         self.pushID = pushID
         self.operationID = operationID
         self.event = event

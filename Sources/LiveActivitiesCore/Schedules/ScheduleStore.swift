@@ -4,13 +4,13 @@ import Foundation
 public struct ScheduleSummary: Sendable, Encodable, Equatable {
     public var scheduleID: UUID
     public var name: String?
-    public var state: String
+    public var state: ScheduleState
     public var sendAt: Date
     public var pushID: UUID?
     public var skipReason: String?
     public var push: JSONValue
 
-    public init(scheduleID: UUID, name: String?, state: String, sendAt: Date, pushID: UUID?, skipReason: String?, push: JSONValue) {
+    public init(scheduleID: UUID, name: String?, state: ScheduleState, sendAt: Date, pushID: UUID?, skipReason: String?, push: JSONValue) {
         self.scheduleID = scheduleID
         self.name = name
         self.state = state
@@ -44,7 +44,7 @@ public enum ScheduleError: Error, Equatable, Sendable {
     /// The channel has no current instance under that name.
     case activityNotTracked(name: String)
     /// Only a pending schedule can change.
-    case notPending(state: String)
+    case notPending(state: ScheduleState)
 }
 
 /// The attribution of a launch: the schedule of the latest update that reached the instance (nil when none).

@@ -174,7 +174,7 @@ extension DeliveryLedger {
     /// The batch's superseding count when it goes on, nil once it was stopped.
     private static func batchGoesOn(_ rows: PostgresRowSequence) async throws -> Int? {
         var gen: Int?
-        for try await (state, superseding) in rows.decode((String, Int32).self) where state == "queued" {
+        for try await (state, superseding) in rows.decode((BatchState, Int32).self) where state == .queued {
             gen = Int(superseding)
         }
         return gen

@@ -8,7 +8,7 @@ import PostgresNIO
 public struct PushForDelivery: Sendable {
     public var id: UUID
     public var appID: Int64
-    public var state: String
+    public var state: PushState
     public var targets: PushTargets
     public var payload: ByteBuffer
     public var timestamp: Int64
@@ -28,13 +28,13 @@ extension PushForDelivery {
     public init?(id: UUID, appID: Int64, snapshot: Snapshot) {
         guard let body = Data(base64Encoded: snapshot.payload) else { return nil }
         self.init(
-            id: id, appID: appID, state: "queued", event: snapshot.event, name: snapshot.name,
+            id: id, appID: appID, state: .queued, event: snapshot.event, name: snapshot.name,
             attributesType: snapshot.attributesType, audience: snapshot.audience, payload: ByteBuffer(bytes: body),
             timestamp: snapshot.timestamp, seq: 0, priority: snapshot.priority)
     }
 
     init(
-        id: UUID, appID: Int64, state: String, event: String, name: String?, attributesType: String?,
+        id: UUID, appID: Int64, state: PushState, event: String, name: String?, attributesType: String?,
         audience: Audience, payload: ByteBuffer, timestamp: Int64, seq: Int64, priority: Int16
     ) {
         self.init(
@@ -53,13 +53,13 @@ public struct PushBatch: Sendable {
     public var lower: UUID?
     public var upper: UUID?
     public var cursor: UUID?
-    public var state: String
+    public var state: BatchState
     public var sentByFanout: Bool
 
     /// The one batch of a push that its fan-out job sends itself, as `firstChunk(of:limit:)` recorded it.
     public static func inline(pushID: UUID) -> PushBatch {
         PushBatch(
-            pushID: pushID, seq: 0, lower: nil, upper: nil, cursor: nil, state: "queued", sentByFanout: true)
+            pushID: pushID, seq: 0, lower: nil, upper: nil, cursor: nil, state: .queued, sentByFanout: true)
     }
 }
 
@@ -82,7 +82,7 @@ public struct DeliveryLedger: Sendable {
             """,
             logger: self.logger)
         for try await row in rows.decode(
-            (Int64, String, String, String?, String?, String, ByteBuffer, Int64, Int64, Int16).self)
+            (Int64, PushState, String, String?, String?, String, ByteBuffer, Int64, Int64, Int16).self)
         {
             return PushForDelivery(
                 id: id, appID: row.0, state: row.1, event: row.2, name: row.3, attributesType: row.4,
@@ -202,7 +202,7 @@ public struct DeliveryLedger: Sendable {
             WHERE push_id = \(pushID) AND seq = \(seq)
             """,
             logger: self.logger)
-        for try await (lower, upper, cursor, state, inline) in rows.decode((UUID?, UUID?, UUID?, String, Bool).self) {
+        for try await (lower, upper, cursor, state, inline) in rows.decode((UUID?, UUID?, UUID?, BatchState, Bool).self) {
             return PushBatch(
                 pushID: pushID, seq: seq, lower: lower, upper: upper, cursor: cursor, state: state, sentByFanout: inline
             )

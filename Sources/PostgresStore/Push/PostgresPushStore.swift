@@ -139,7 +139,7 @@ public struct PostgresPushStore: PushStore {
         )
         for try await row in rows.decode(
             (
-                UUID, UUID, String, String?, String, String?, Int64, Int64, Int64, Int64, Int64, Int64, String, Date,
+                UUID, UUID, String, String?, PushState, String?, Int64, Int64, Int64, Int64, Int64, Int64, String, Date,
                 Date?, Date?, Int64
             )
             .self)
@@ -164,10 +164,10 @@ public struct PostgresPushStore: PushStore {
                 WHERE id = \(pushID) AND app_id = \(appID) FOR UPDATE
                 """,
                 logger: self.logger)
-            var found: (String, Int32?, String, String?, String?, String)?
-            for try await row in rows.decode((String, Int32?, String, String?, String?, String).self) { found = row }
+            var found: (PushState, Int32?, String, String?, String?, String)?
+            for try await row in rows.decode((PushState, Int32?, String, String?, String?, String).self) { found = row }
             guard let (state, batches, event, name, type, audience) = found else { return nil }
-            guard state == "queued" || state == "sending" else { return 0 }
+            guard !state.isFinished else { return 0 }
             if batches != nil {
                 // Fanned out: each unfinished batch stops and counts what it has not processed yet as canceled.
                 try await connection.query(

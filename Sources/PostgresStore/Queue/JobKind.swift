@@ -25,21 +25,6 @@ public struct JobKind: RawRepresentable, Hashable, Sendable, ExpressibleByString
     public static let foldStamps: JobKind = "delivery.fold_stamps"
 }
 
-extension JobKind: PostgresNonThrowingEncodable, PostgresArrayEncodable, PostgresDecodable, PostgresArrayDecodable {
-    public static var psqlType: PostgresDataType { String.psqlType }
-    public static var psqlFormat: PostgresFormat { String.psqlFormat }
-    public static var psqlArrayType: PostgresDataType { String.psqlArrayType }
-
-    public func encode<Encoder: PostgresJSONEncoder>(
-        into byteBuffer: inout ByteBuffer, context: PostgresEncodingContext<Encoder>
-    ) {
-        self.rawValue.encode(into: &byteBuffer, context: context)
-    }
-
-    public init<Decoder: PostgresJSONDecoder>(
-        from buffer: inout ByteBuffer, type: PostgresDataType, format: PostgresFormat,
-        context: PostgresDecodingContext<Decoder>
-    ) throws {
-        self.init(rawValue: try String(from: &buffer, type: type, format: format, context: context))
-    }
+extension JobKind: PostgresTextEnum, PostgresArrayEncodable, PostgresArrayDecodable {
+    public static var psqlArrayType: PostgresDataType { .textArray }
 }

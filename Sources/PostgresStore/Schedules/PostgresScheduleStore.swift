@@ -107,7 +107,7 @@ public struct PostgresScheduleStore: ScheduleStore {
 
     static let summaryColumns = "id, name, state, send_at, push_id, skip_reason, push::text"
 
-    static func summary(_ row: (UUID, String?, String, Date, UUID?, String?, String)) -> ScheduleSummary {
+    static func summary(_ row: (UUID, String?, ScheduleState, Date, UUID?, String?, String)) -> ScheduleSummary {
         ScheduleSummary(
             scheduleID: row.0, name: row.1, state: row.2, sendAt: row.3, pushID: row.4, skipReason: row.5,
             push: (try? JSONDecoder().decode(JSONValue.self, from: Data(row.6.utf8))) ?? .null)
@@ -121,7 +121,7 @@ public struct PostgresScheduleStore: ScheduleStore {
             """,
             logger: self.logger)
         var result: [ScheduleSummary] = []
-        for try await row in rows.decode((UUID, String?, String, Date, UUID?, String?, String).self) {
+        for try await row in rows.decode((UUID, String?, ScheduleState, Date, UUID?, String?, String).self) {
             result.append(Self.summary(row))
         }
         return result
@@ -134,7 +134,7 @@ public struct PostgresScheduleStore: ScheduleStore {
             WHERE app_id = \(appID) AND id = \(id)
             """,
             logger: self.logger)
-        for try await row in rows.decode((UUID, String?, String, Date, UUID?, String?, String).self) {
+        for try await row in rows.decode((UUID, String?, ScheduleState, Date, UUID?, String?, String).self) {
             return Self.summary(row)
         }
         return nil
@@ -150,7 +150,7 @@ public struct PostgresScheduleStore: ScheduleStore {
             else {
                 return false
             }
-            guard state == "pending" else { throw ScheduleError.notPending(state: state) }
+            guard state == .pending else { throw ScheduleError.notPending(state: state) }
             try await connection.query(
                 """
                 UPDATE schedules SET name = \(request.name), push = \(push)::jsonb, send_at = \(sendAt), updated_at = now()
@@ -174,7 +174,7 @@ public struct PostgresScheduleStore: ScheduleStore {
             else {
                 return false
             }
-            guard state == "pending" || state == "canceled" else { throw ScheduleError.notPending(state: state) }
+            guard state == .pending || state == .canceled else { throw ScheduleError.notPending(state: state) }
             try await connection.query(
                 "UPDATE schedules SET state = 'canceled', updated_at = now() WHERE id = \(id)", logger: self.logger)
             try await connection.query(
@@ -185,11 +185,11 @@ public struct PostgresScheduleStore: ScheduleStore {
     }
 
     static func lockedState(appID: Int64, id: UUID, on connection: PostgresConnection, logger: Logger) async throws
-        -> String?
+        -> ScheduleState?
     {
         let rows = try await connection.query(
             "SELECT state FROM schedules WHERE id = \(id) AND app_id = \(appID) FOR UPDATE", logger: logger)
-        for try await state in rows.decode(String.self) { return state }
+        for try await state in rows.decode(ScheduleState.self) { return state }
         return nil
     }
 
