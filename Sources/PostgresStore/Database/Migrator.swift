@@ -4,63 +4,6 @@ import LiveActivitiesCore
 import Logging
 import PostgresNIO
 
-/// The schema version this build was written against. Gateway and worker refuse to serve any other.
-/// A unit test checks it equals the highest numbered file in `sql/`.
-public enum Schema {
-    public static let version = 12
-}
-
-/// A numbered migration file, `sql/0001_init.sql`.
-public struct Migration: Sendable, Equatable {
-    public let version: Int
-    public let name: String
-    public let sql: String
-
-    public init(version: Int, name: String, sql: String) {
-        self.version = version
-        self.name = name
-        self.sql = sql
-    }
-
-    public var checksum: String {
-        SHA256.hash(data: Data(self.sql.utf8)).map { String(format: "%02x", $0) }.joined()
-    }
-}
-
-public struct MigrationError: Error, CustomStringConvertible {
-    public let description: String
-}
-
-public enum MigrationFiles {
-    /// Reads `NNNN_name.sql` files from `directory`, in version order; versions must be 1, 2, 3, ... without gaps.
-    public static func load(directory: String) throws -> [Migration] {
-        let names: [String]
-        do {
-            names = try FileManager.default.contentsOfDirectory(atPath: directory)
-        } catch {
-            throw MigrationError(description: "cannot read migrations directory '\(directory)'")
-        }
-        var migrations: [Migration] = []
-        for file in names where file.hasSuffix(".sql") {
-            let stem = file.dropLast(4)
-            guard let underscore = stem.firstIndex(of: "_"), let version = Int(stem[..<underscore]) else {
-                throw MigrationError(description: "migration file '\(file)' is not named NNNN_name.sql")
-            }
-            let sql = try String(contentsOfFile: directory + "/" + file, encoding: .utf8)
-            migrations.append(
-                Migration(version: version, name: String(stem[stem.index(after: underscore)...]), sql: sql))
-        }
-        migrations.sort { $0.version < $1.version }
-        for (index, migration) in migrations.enumerated() where migration.version != index + 1 {
-            throw MigrationError(
-                description:
-                    "migration versions must run 1, 2, 3 ... without gaps; found \(migration.version) at position \(index + 1)"
-            )
-        }
-        return migrations
-    }
-}
-
 /// Applies migrations, each in its own transaction, under an advisory lock so concurrent runs are safe.
 public struct Migrator: Sendable {
     static let lockID: Int64 = 0x4C41_4757  // "LAGW"

@@ -4,65 +4,6 @@ import Logging
 import NIOCore
 import PostgresNIO
 
-/// What a worker needs to know about a push to send it.
-public struct PushForDelivery: Sendable {
-    public var id: UUID
-    public var appID: Int64
-    public var state: PushState
-    public var targets: PushTargets
-    public var payload: ByteBuffer
-    public var timestamp: Int64
-    /// The order in which the gateway accepted it (`pushes.seq`).
-    public var seq: Int64
-    /// The APNs priority: 10 (immediate) or 5 (power considerate).
-    public var priority: Int16
-
-    /// Its place in the order a device applies payloads in.
-    public var order: PushOrder { PushOrder(timestamp: self.timestamp, seq: self.seq) }
-}
-
-extension PushForDelivery {
-    /// The push as its fan-out job's snapshot tells it, still queued. Its acceptance order is not in the snapshot
-    /// (PostgreSQL assigns it as the push is inserted): `DeliveryLedger.supersede(for:)` reads it, and a start, which
-    /// no order concerns, keeps 0. Nil when the snapshot's body is not base64.
-    public init?(id: UUID, appID: Int64, snapshot: Snapshot) {
-        guard let body = Data(base64Encoded: snapshot.payload) else { return nil }
-        self.init(
-            id: id, appID: appID, state: .queued, event: snapshot.event, name: snapshot.name,
-            attributesType: snapshot.attributesType, audience: snapshot.audience, payload: ByteBuffer(bytes: body),
-            timestamp: snapshot.timestamp, seq: 0, priority: snapshot.priority)
-    }
-
-    init(
-        id: UUID, appID: Int64, state: PushState, event: String, name: String?, attributesType: String?,
-        audience: Audience, payload: ByteBuffer, timestamp: Int64, seq: Int64, priority: Int16
-    ) {
-        self.init(
-            id: id, appID: appID, state: state,
-            targets: PushTargets(
-                appID: appID, event: .init(rawValue: event) ?? .update, name: name, attributesType: attributesType,
-                audience: audience),
-            payload: payload, timestamp: timestamp, seq: seq, priority: priority)
-    }
-}
-
-/// One fan-out batch: channel ids in (lower, upper], resumed after `cursor`.
-public struct PushBatch: Sendable {
-    public var pushID: UUID
-    public var seq: Int32
-    public var lower: UUID?
-    public var upper: UUID?
-    public var cursor: UUID?
-    public var state: BatchState
-    public var sentByFanout: Bool
-
-    /// The one batch of a push that its fan-out job sends itself, as `firstChunk(of:limit:)` recorded it.
-    public static func inline(pushID: UUID) -> PushBatch {
-        PushBatch(
-            pushID: pushID, seq: 0, lower: nil, upper: nil, cursor: nil, state: .queued, sentByFanout: true)
-    }
-}
-
 /// The rows the worker reads and writes while delivering pushes. Every write of a chunk is one transaction.
 public struct DeliveryLedger: Sendable {
     let database: Database

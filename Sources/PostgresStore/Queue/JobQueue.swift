@@ -1,0 +1,31 @@
+import Foundation
+import LiveActivitiesCore
+
+/// The queue as the runner sees it. `PostgresJobQueue` is the implementation.
+public protocol JobQueue: Sendable {
+    /// Returns the ids of the jobs inserted (a job whose `dedupeKey` is already live is not).
+    @discardableResult
+    func enqueue(_ jobs: [JobRequest]) async throws -> [Int64]
+    /// Claims up to `limit` due jobs for `owner`, interleaving apps, each leased for `lease`, none of the kinds in
+    /// `excludingKinds`.
+    func claim(limit: Int, owner: String, lease: Duration, excludingKinds: [JobKind]) async throws -> [ClaimedJob]
+    /// Extends the lease of the jobs `owner` still holds; returns those ids.
+    @discardableResult
+    func extendLease(ids: [Int64], owner: String, lease: Duration) async throws -> [Int64]
+    func complete(ids: [Int64], owner: String) async throws
+    /// Requeues each failure after its delay, or dead-letters it when out of attempts or `retryAfter` is nil.
+    @discardableResult
+    func fail(_ failures: [JobFailure], owner: String) async throws -> [Int64: JobFailureOutcome]
+    /// When the next job of a kind not in `excludingKinds` becomes due (nil: none queued).
+    func nextDueDate(excludingKinds: [JobKind]) async throws -> Date?
+    /// Dead-letters jobs whose lease expired on their last attempt; returns how many.
+    @discardableResult
+    func buryAbandoned() async throws -> Int
+}
+
+extension JobQueue {
+    /// Claims due jobs of any kind.
+    public func claim(limit: Int, owner: String, lease: Duration) async throws -> [ClaimedJob] {
+        try await self.claim(limit: limit, owner: owner, lease: lease, excludingKinds: [])
+    }
+}

@@ -1,0 +1,96 @@
+import Foundation
+import LiveActivitiesCore
+import Logging
+import PostgresNIO
+
+/// `PUT /admin/apps/{key}/policies`: the app's lifecycle policies, replaced as a whole.
+public struct ActivityPolicies: Sendable, Equatable, Codable {
+    public struct IdleEnd: Sendable, Equatable, Codable {
+        public var attributesType: String?
+        public var idleSeconds: Int
+        public var dismissalSeconds: Int?
+
+        enum CodingKeys: String, CodingKey, CaseIterable {
+            case attributesType = "attributes_type"
+            case idleSeconds = "idle_seconds"
+            case dismissalSeconds = "dismissal_seconds"
+        }
+
+        public init(from decoder: any Decoder) throws {
+            try decoder.rejectUnknownKeys(CodingKeys.self)
+            let c = try decoder.container(keyedBy: CodingKeys.self)
+            let base = ValidationError.path(decoder.codingPath)
+            self.attributesType = try c.decodeIfPresent(String.self, forKey: .attributesType)
+            if let type = self.attributesType {
+                try RegistryRules.attributesType(type, path: "\(base).attributes_type")
+            }
+            self.idleSeconds = try c.decode(Int.self, forKey: .idleSeconds)
+            guard (60...86_400).contains(self.idleSeconds) else {
+                throw ValidationError(path: "\(base).idle_seconds", rule: "must be 60 to 86400")
+            }
+            self.dismissalSeconds = try c.decodeIfPresent(Int.self, forKey: .dismissalSeconds)
+            if let d = self.dismissalSeconds, !(0...14_400).contains(d) {
+                throw ValidationError(path: "\(base).dismissal_seconds", rule: "must be 0 to 14400")
+            }
+        }
+    }
+
+    public var activityMaxAgeSeconds: Int?
+    public var retentionSeconds: Int?
+    public var idleEnd: [IdleEnd]
+
+    enum CodingKeys: String, CodingKey, CaseIterable {
+        case activityMaxAgeSeconds = "activity_max_age_seconds"
+        case retentionSeconds = "retention_seconds"
+        case idleEnd = "idle_end"
+    }
+
+    public init(from decoder: any Decoder) throws {
+        try decoder.rejectUnknownKeys(CodingKeys.self)
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        self.activityMaxAgeSeconds = try c.decodeIfPresent(Int.self, forKey: .activityMaxAgeSeconds)
+        if let age = self.activityMaxAgeSeconds, !(60...43_200).contains(age) {
+            throw ValidationError(path: "activity_max_age_seconds", rule: "must be 60 to 43200 (12 hours)")
+        }
+        self.retentionSeconds = try c.decodeIfPresent(Int.self, forKey: .retentionSeconds)
+        if let retention = self.retentionSeconds, retention < 0 {
+            throw ValidationError(path: "retention_seconds", rule: "must not be negative")
+        }
+        self.idleEnd = try c.decodeIfPresent([IdleEnd].self, forKey: .idleEnd) ?? []
+        let types = self.idleEnd.map { $0.attributesType ?? "" }
+        guard Set(types).count == types.count else {
+            throw ValidationError(path: "idle_end", rule: "names each attributes type (and the default) at most once")
+        }
+    }
+
+    /// Replaces the policies of the app with this key; false when there is no such app.
+    public func apply(appKey: String, database: Database) async throws -> Bool {
+        try await database.transaction { connection in
+            let rows = try await connection.query(
+                """
+                UPDATE apps SET
+                    activity_max_age = coalesce(make_interval(secs => \(self.activityMaxAgeSeconds)), activity_max_age),
+                    registry_retention = coalesce(make_interval(secs => \(self.retentionSeconds)), registry_retention),
+                    updated_at = now()
+                WHERE app_key = \(appKey) RETURNING id
+                """,
+                logger: database.logger)
+            var appID: Int64?
+            for try await id in rows.decode(Int64.self) { appID = id }
+            guard let appID else { return false }
+            try await connection.query("DELETE FROM activity_policies WHERE app_id = \(appID)", logger: database.logger)
+            if !self.idleEnd.isEmpty {
+                try await connection.query(
+                    """
+                    INSERT INTO activity_policies (app_id, attributes_type, idle_end_seconds, dismissal_seconds)
+                    SELECT \(appID), t, i, d
+                    FROM unnest(\(self.idleEnd.map { $0.attributesType ?? "" })::text[],
+                                \(self.idleEnd.map { Int32($0.idleSeconds) })::int4[],
+                                \(self.idleEnd.map { Int32($0.dismissalSeconds ?? 0) })::int4[]) AS x(t, i, d)
+                    """,
+                    logger: database.logger)
+            }
+            return true
+        }
+    }
+}

@@ -1,0 +1,20 @@
+import Foundation
+import LiveActivitiesCore
+import Logging
+import PostgresNIO
+
+/// Recurring maintenance: each run is a job whose dedupe key names its time slot; a run queues the next slot, and
+/// a worker starting up queues the current one, so any number of workers keep exactly one run per slot queued.
+public enum Recurring {
+    public static func scheduleNext(kind: JobKind, every interval: Duration, after date: Date, database: Database)
+        async throws
+    {
+        let milliseconds = max(1, Int(interval.seconds * 1000))
+        let slot = Int(date.timeIntervalSince1970 * 1000) / milliseconds + 1
+        _ = try await PostgresJobQueue(database: database).enqueue([
+            JobRequest(
+                kind: kind, appID: 0, runAt: Date(timeIntervalSince1970: TimeInterval(slot * milliseconds) / 1000),
+                priority: -1, maxAttempts: 3, dedupeKey: "\(kind)@\(slot)")
+        ])
+    }
+}
