@@ -340,7 +340,8 @@ final class SlotCore {
         self.reconnectAttempts += 1
         // Doubling from the base up to the cap, each wait cut by up to half at random so reconnects spread out.
         let doublings = min(max(self.reconnectAttempts - 1, 0), 30)
-        let delay = min(self.configuration.reconnectBase * (1 << doublings), self.configuration.reconnectCap)
+        let delay =
+            min(self.configuration.reconnectBase * (1 << doublings), self.configuration.reconnectCap)
             * Double.random(in: 0.5...1)
         self.reconnectScheduled = true
         let bound = NIOLoopBound(self, eventLoop: self.eventLoop)

@@ -1,8 +1,8 @@
 import APNsTransport
-import LiveActivitiesCore
 import ArgumentParser
 import Crypto
 import Foundation
+import LiveActivitiesCore
 import Logging
 import NIOCore
 import NIOSSL

@@ -30,7 +30,8 @@ extension APNsCredentials {
     /// The transport's credentials for an app's stored key.
     init(_ key: APNsKeyMaterial) throws {
         self.init(
-            teamID: key.teamID, keyID: key.keyID, environment: APNsEnvironment(rawValue: key.environment.rawValue) ?? .production,
+            teamID: key.teamID, keyID: key.keyID,
+            environment: APNsEnvironment(rawValue: key.environment.rawValue) ?? .production,
             signingKey: try APNsSigningKey(pem: key.privateKeyPEM))
     }
 }

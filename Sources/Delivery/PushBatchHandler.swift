@@ -124,7 +124,8 @@ struct PushBatchHandler: JobHandler {
                 if pending.isEmpty { break }
             }
             let requests = pending.map {
-                APNsRequest(deviceToken: chunk[$0].token, topic: topic, body: push.payload,
+                APNsRequest(
+                    deviceToken: chunk[$0].token, topic: topic, body: push.payload,
                     priority: push.priority == 5 ? .powerConsiderate : .immediate)
             }
             let results = await self.apns.send(requests, credentials: credentials)

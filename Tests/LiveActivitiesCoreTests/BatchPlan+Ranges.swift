@@ -33,7 +33,8 @@ import Testing
 
     @Test func emptyRangesAtTheEndJoinTheLastBatch() {
         let t = (1...3).map { Self.id(UInt64($0) << 60) }
-        #expect(BatchPlan.merging(thresholds: t, counts: [0: 3, 1: 4]) == BatchPlan(boundaries: [t[0]], sizes: [3, 4]))
+        #expect(
+            BatchPlan.merging(thresholds: t, counts: [0: 3, 1: 4]) == BatchPlan(boundaries: [t[0]], sizes: [3, 4]))
         #expect(BatchPlan.merging(thresholds: t, counts: [:]) == .empty)
         #expect(BatchPlan.merging(thresholds: [], counts: [0: 9]) == BatchPlan(boundaries: [], sizes: [9]))
     }

@@ -5,9 +5,15 @@ import Testing
 @Suite struct GroupCommitQueueTests {
     @Test func quietCallersRunAloneAtOnce() {
         var queue = GroupCommitQueue<String, Int>(maxInFlight: 2, maxBatch: 8)
-        guard case .lead(let first) = queue.submit(1, key: "a") else { Issue.record("should lead"); return }
+        guard case .lead(let first) = queue.submit(1, key: "a") else {
+            Issue.record("should lead")
+            return
+        }
         #expect(first == [1])
-        guard case .lead(let second) = queue.submit(2, key: "b") else { Issue.record("should lead"); return }
+        guard case .lead(let second) = queue.submit(2, key: "b") else {
+            Issue.record("should lead")
+            return
+        }
         #expect(second == [2] && queue.inFlight == 2)
         #expect(queue.batchFinished() == nil && queue.inFlight == 1)
         #expect(queue.batchFinished() == nil && queue.inFlight == 0)
@@ -17,7 +23,10 @@ import Testing
         var queue = GroupCommitQueue<String, Int>(maxInFlight: 1, maxBatch: 3)
         _ = queue.submit(0, key: "z")
         for (n, key) in ["a", "b", "c", "d"].enumerated() {
-            guard case .wait = queue.submit(n + 1, key: key) else { Issue.record("should wait"); return }
+            guard case .wait = queue.submit(n + 1, key: key) else {
+                Issue.record("should wait")
+                return
+            }
         }
         #expect(queue.batchFinished() == [1, 2, 3])  // at most maxBatch, oldest first
         #expect(queue.inFlight == 1 && queue.waitingCount == 1)

@@ -16,7 +16,11 @@ public struct ChannelLookup: Sendable, Encodable, Equatable {
     public var liveActivities: [ActivitySummary] = []
     public var pushToStart: [PushToStartSummary] = []
 
-    public init(channelID: UUID, deviceType: String = "ios", optIn: Bool, liveActivitiesEnabled: Bool, tags: [String], tagGroups: [String: [String]], namedUserID: String?, locale: String?, timezone: String?, created: Date, lastRegistration: Date, liveActivities: [ActivitySummary] = [], pushToStart: [PushToStartSummary] = []) {
+    public init(
+        channelID: UUID, deviceType: String = "ios", optIn: Bool, liveActivitiesEnabled: Bool, tags: [String],
+        tagGroups: [String: [String]], namedUserID: String?, locale: String?, timezone: String?, created: Date,
+        lastRegistration: Date, liveActivities: [ActivitySummary] = [], pushToStart: [PushToStartSummary] = []
+    ) {
         self.channelID = channelID
         self.deviceType = deviceType
         self.optIn = optIn

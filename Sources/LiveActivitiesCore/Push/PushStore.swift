@@ -37,7 +37,10 @@ public struct PushReport: Sendable, Encodable, Equatable {
     /// When the first APNs request of the push went out.
     public var firstRequest: Date?
 
-    public init(pushID: UUID, operationID: UUID, event: String, name: String?, state: PushState, failureReason: String?, counts: Counts, failedByReason: [String: Int64], created: Date, finished: Date?, firstRequest: Date?) {
+    public init(
+        pushID: UUID, operationID: UUID, event: String, name: String?, state: PushState, failureReason: String?,
+        counts: Counts, failedByReason: [String: Int64], created: Date, finished: Date?, firstRequest: Date?
+    ) {
         self.pushID = pushID
         self.operationID = operationID
         self.event = event

@@ -9,7 +9,9 @@ public struct ActivitySummary: Sendable, Encodable, Equatable {
     public var started: Date
     public var lastUpdate: Date?
 
-    public init(name: String, attributesType: String, systemActivityID: String, state: String, started: Date, lastUpdate: Date?) {
+    public init(
+        name: String, attributesType: String, systemActivityID: String, state: String, started: Date, lastUpdate: Date?
+    ) {
         self.name = name
         self.attributesType = attributesType
         self.systemActivityID = systemActivityID

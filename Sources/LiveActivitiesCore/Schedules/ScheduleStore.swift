@@ -10,7 +10,10 @@ public struct ScheduleSummary: Sendable, Encodable, Equatable {
     public var skipReason: String?
     public var push: JSONValue
 
-    public init(scheduleID: UUID, name: String?, state: ScheduleState, sendAt: Date, pushID: UUID?, skipReason: String?, push: JSONValue) {
+    public init(
+        scheduleID: UUID, name: String?, state: ScheduleState, sendAt: Date, pushID: UUID?, skipReason: String?,
+        push: JSONValue
+    ) {
         self.scheduleID = scheduleID
         self.name = name
         self.state = state

@@ -121,7 +121,8 @@ extension DeliveryLedger {
             try await Task.sleep(for: pause)
             pause = min(pause * 2, .milliseconds(50))
         }
-        logger.warning("chunks of superseded pushes still in flight after their lease", metadata: ["pushes": "\(pushes)"])
+        logger.warning(
+            "chunks of superseded pushes still in flight after their lease", metadata: ["pushes": "\(pushes)"])
     }
 
     /// Declares that batch `seq` of `push` is about to send a chunk (its first, or a retry round), for the lease.

@@ -143,7 +143,8 @@ public struct DeliveryLedger: Sendable {
             WHERE push_id = \(pushID) AND seq = \(seq)
             """,
             logger: self.logger)
-        for try await (lower, upper, cursor, state, inline) in rows.decode((UUID?, UUID?, UUID?, BatchState, Bool).self) {
+        for try await (lower, upper, cursor, state, inline) in rows.decode((UUID?, UUID?, UUID?, BatchState, Bool).self)
+        {
             return PushBatch(
                 pushID: pushID, seq: seq, lower: lower, upper: upper, cursor: cursor, state: state, sentByFanout: inline
             )

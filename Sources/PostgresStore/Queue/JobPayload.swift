@@ -13,7 +13,8 @@ extension JobRequest {
         dedupeKey: String? = nil
     ) throws {
         self.init(
-            kind: Payload.kind, appID: appID, payload: String(decoding: try JSONEncoder().encode(payload), as: UTF8.self),
+            kind: Payload.kind, appID: appID,
+            payload: String(decoding: try JSONEncoder().encode(payload), as: UTF8.self),
             runAt: runAt, priority: priority, maxAttempts: maxAttempts, dedupeKey: dedupeKey)
     }
 }

@@ -160,8 +160,10 @@ public struct JobRunner: Service {
         logger[metadataKey: "app_id"] = "\(job.appID)"
         let started = ContinuousClock.now
         defer {
-            Timer(label: "worker_job_duration_seconds", dimensions: [("kind", job.kind.rawValue)], factory: self.metrics)
-                .recordInterval(ContinuousClock.now - started)
+            Timer(
+                label: "worker_job_duration_seconds", dimensions: [("kind", job.kind.rawValue)], factory: self.metrics
+            )
+            .recordInterval(ContinuousClock.now - started)
         }
         guard let handler = self.handlers[job.kind] else {
             return JobFailure(jobID: job.id, retryAfter: nil, error: "no handler for job kind '\(job.kind)'")

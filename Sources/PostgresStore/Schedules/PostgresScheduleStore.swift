@@ -45,7 +45,8 @@ public struct PostgresScheduleStore: ScheduleStore {
                 """,
                 logger: self.logger)
             _ = try await PostgresJobQueue.enqueue(
-                try rows.map { try Self.fireJob(appID: appID, id: $0.0, at: $0.1) }, on: connection, logger: self.logger)
+                try rows.map { try Self.fireJob(appID: appID, id: $0.0, at: $0.1) }, on: connection, logger: self.logger
+            )
         }
         return rows.map { ($0.0, $0.1) }
     }
