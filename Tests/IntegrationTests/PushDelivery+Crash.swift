@@ -48,10 +48,12 @@ import Testing
             try await e2e.simulator.configure(["latency_ms": 40])
             let id = try await e2e.send(PushDeliveryFailureTests.update(1_700_000_001))
             var seen = 0
-            while seen == 0 {
+            let deadline = ContinuousClock.now + .seconds(30)
+            while seen == 0 && ContinuousClock.now < deadline {
                 try await Task.sleep(for: .milliseconds(10))
                 seen = try await e2e.simulator.stats()["accepted"] as? Int ?? 0
             }
+            try #require(seen > 0, "the push never reached the simulator")
             let worker = try #require(e2e.workers.processes().first)
             worker.terminate()  // SIGTERM
             worker.waitUntilExit()
