@@ -10,7 +10,8 @@ cd "$(dirname "$0")/.."
 N=${N:-200000}
 C=${C:-4}
 M=${M:-100}
-bin=$(swift build -c release --show-bin-path)
+# BIN_DIR: a directory holding `bench` built elsewhere (to compare two builds in one sitting).
+bin=${BIN_DIR:-$(swift build -c release --show-bin-path)}
 work=$(mktemp -d /tmp/lagw-bench.XXXXXX)
 pids=()
 cleanup() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done; rm -rf "$work"; }
