@@ -1,4 +1,4 @@
--- Ordering per instance (README, "Order on the device").
+-- Ordering per instance (docs/design.md, "Order on the device").
 -- Apple: "If this is older than a previous update or push payload, the system ignores this update" (the `timestamp`
 -- field of a Live Activity payload). An equal timestamp is applied, so of the payloads with the greatest timestamp
 -- the last one received wins; timestamps are seconds, so two pushes posted in one second tie.
