@@ -7,11 +7,11 @@ import PostgresNIO
 ///
 /// A push starting while an older one of the same name is unfinished appends itself to that push's `superseded_by`
 /// and raises `superseded_gen` on its batches. Each batch declares, before it sends a chunk, how many superseding
-/// pushes it has honoured (`sending_gen`, leased until `sending_until`): the record of a chunk declares the next one,
-/// `beginChunk` the first. The newer push waits until no batch of the older one is sending a chunk chosen before it was
-/// superseded; every chunk chosen after leaves out the targets a superseding push reaches. The two writes meet on the
-/// batch row, so PostgreSQL orders them: either the declaration saw the flag, or the newer push sees the declaration
-/// and waits for the chunk's record.
+/// pushes it has honoured (`sending_gen`, leased until `sending_until`): the record of a chunk declares the next
+/// one, `declareChunk` the first. The newer push waits until no batch of the older one is sending a chunk chosen
+/// before it was superseded; every chunk chosen after leaves out the targets a superseding push reaches. The two
+/// writes meet on the batch row, so PostgreSQL orders them: either the declaration saw the flag, or the newer push
+/// sees the declaration and waits for the chunk's record.
 extension DeliveryLedger {
     /// How long a declared chunk may be in flight. A chunk's APNs requests each fail after the client's request timeout
     /// (10 s); a retry round declares again. A worker that dies mid-chunk holds a superseding push back this long.
