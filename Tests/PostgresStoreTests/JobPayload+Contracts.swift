@@ -9,7 +9,9 @@ import Testing
         let id = UUID()
         let request = try JobRequest(PushBatchJob(pushID: id, batch: 7), appID: 3)
         #expect(request.kind == .pushBatch && request.kind.rawValue == "push.batch")
-        #expect(request.payload == #"{"push_id":"\#(id.uuidString.lowercased())","seq":7}"#)
+        // The wire form operators query (`payload->>'push_id'`): lowercase ids, the batch under "seq".
+        let json = try JSONSerialization.jsonObject(with: Data(request.payload.utf8)) as? [String: Any]
+        #expect(json?["push_id"] as? String == id.uuidString.lowercased() && json?["seq"] as? Int == 7)
         let claimed = ClaimedJob(
             id: 1, kind: request.kind, appID: 3, payload: request.payload, attempt: 1, maxAttempts: 8)
         #expect(try claimed.payload(as: PushBatchJob.self) == PushBatchJob(pushID: id, batch: 7))
