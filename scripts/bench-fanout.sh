@@ -1,11 +1,18 @@
 #!/usr/bin/env bash
 # `make bench-fanout`: one update to N tracked activities (default 1,000,000 on as many channels), two workers,
-# the APNs simulator; meanwhile another app sends single-activity updates. Release builds, one machine.
-# Prints POST -> last APNs answer, split into resolve / select / send / record, and the other app's latencies.
+# the APNs simulator answering after SIM_LATENCY_MS (default 30) and advertising SIM_MAX_STREAMS (default 500);
+# meanwhile another app sends single-activity updates. Release builds, one machine.
+# Prints POST -> last APNs answer, split into resolve / select / send / record, the bound the round trips set, each
+# process's CPU, and the other app's latencies.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 N=${N:-1000000}
 WORKERS=${WORKERS:-2}
+# The simulator at Apple's distance: each answer waits SIM_LATENCY_MS (30 ms is a typical round trip to Apple; 0 is
+# an instant server, which hides what bounds a real fan-out), and it advertises SIM_MAX_STREAMS streams per
+# connection (500 is the low end of what APNs is seen to advertise once a token is accepted).
+SIM_LATENCY_MS=${SIM_LATENCY_MS:-30}
+SIM_MAX_STREAMS=${SIM_MAX_STREAMS:-500}
 # BIN_DIR: a directory holding gateway, worker and apns-sim built elsewhere (to compare two builds in one sitting).
 if [ -n "${BIN_DIR:-}" ]; then
     bin=$BIN_DIR
@@ -59,7 +66,8 @@ for _ in $(seq 50); do curl -fs "http://127.0.0.1:$gw_port/readyz" >/dev/null &&
 # The other app's one activity: the simulator records its notifications, to time them where APNs would see them.
 solo_token=$(printf 'cd%.0s' $(seq 32))
 curl -fsS -X POST "http://127.0.0.1:$sim_admin/config" \
-    -d "{\"record\":false,\"count_tokens\":false,\"record_tokens\":[\"$solo_token\"]}" >/dev/null
+    -d "{\"record\":false,\"count_tokens\":false,\"record_tokens\":[\"$solo_token\"],\"latency_ms\":$SIM_LATENCY_MS,\"max_concurrent_streams\":$SIM_MAX_STREAMS}" >/dev/null
+echo "== $N activities, $WORKERS workers; simulator: ${SIM_LATENCY_MS} ms per answer, advertises $SIM_MAX_STREAMS streams per connection"
 
 openssl genpkey -algorithm EC -pkeyopt ec_paramgen_curve:P-256 -out "$work/key.p8" 2>/dev/null
 pem=$(awk 'BEGIN { ORS = "" } { print $0 "\\n" }' "$work/key.p8")
@@ -188,6 +196,14 @@ done
 awk '{ split($1, a, "phase=\""); split(a[2], b, "\""); if ($1 ~ /_sum/) s[b[1]] += $2; else c[b[1]] += $2 }
      END { for (k in s) printf "     %-7s %8.1f s over %d runs\n", k, s[k], c[k] }' "$work/phases.txt"
 echo "   simulator CPU: $(awk -v a="$sim_after" -v b="$sim_before" 'BEGIN { printf "%.1f", a - b }') s"
+# Waiting on round trips: with S streams in flight at most, N answers that each take the latency need at least
+# N x latency / S seconds, whatever the CPUs do.
+stats=$(curl -fsS "http://127.0.0.1:$sim_admin/stats")
+conns=$(echo "$stats" | sed -n 's/.*"connections_total":\([0-9]*\).*/\1/p')
+streams=$(echo "$stats" | sed -n 's/.*"max_streams_in_flight":\([0-9]*\).*/\1/p')
+echo "   round trips: $conns connections, at most $streams streams in flight on one;" \
+    "$N x ${SIM_LATENCY_MS} ms / ($conns x $streams) = $(awk -v n="$N" -v l="$SIM_LATENCY_MS" -v c="$conns" -v s="$streams" \
+        'BEGIN { if (c * s > 0) printf "%.1f", n * l / 1000 / (c * s); else print "n/a" }') s at the least"
 echo "   postgres CPU: $(awk -v a="$pg_after" -v b="$pg_before" 'BEGIN { printf "%.1f", a - b }') s"
 echo "   postgres statements by total time (pg_stat_statements, up to the end of the push):"
 psql -qAt "$DATABASE_URL" -F ' ' -c "
