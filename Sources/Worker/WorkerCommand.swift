@@ -37,7 +37,8 @@ struct WorkerCommand: AsyncParsableCommand {
     var apnsConnections: String?
     @Option(
         name: .customLong("apns-max-streams"),
-        help: "Our cap on streams in flight per APNs connection (APNS_MAX_STREAMS, default 100; the peer may set less)."
+        help:
+            "Ceiling on streams in flight per APNs connection (APNS_MAX_STREAMS, default 1000; the peer's limit governs below it)."
     )
     var apnsMaxStreams: String?
     @Option(

@@ -18,6 +18,23 @@ import Testing
         #expect(gate.inFlight == 4)
     }
 
+    /// The server may lower its limit at any time: streams already open finish, and no new one starts until the
+    /// count is under the new limit.
+    @Test func aLowerPeerLimitTakesEffectForTheStreamsStartedAfterIt() {
+        var gate = StreamGate<Int>(localMaxStreams: 1000)
+        for id in 0..<10 { gate.enqueue(id) }
+        _ = gate.startable()
+        gate.finished(authenticated: true)
+        gate.peerSettings(maxConcurrentStreams: 4)
+        #expect(gate.startable() == [1, 2, 3, 4])
+        gate.peerSettings(maxConcurrentStreams: 2)
+        gate.finished(authenticated: true)
+        #expect(gate.startable().isEmpty, "three are still open, over the new limit of two")
+        gate.finished(authenticated: true)
+        gate.finished(authenticated: true)
+        #expect(gate.startable() == [5])
+    }
+
     @Test func ourOwnCapWinsOverALargerPeerLimit() {
         var gate = StreamGate<Int>(localMaxStreams: 2)
         for id in 0..<5 { gate.enqueue(id) }

@@ -37,6 +37,24 @@ import Testing
         }
     }
 
+    /// With the default configuration the server's advertised limit governs: 300 streams in flight on a connection,
+    /// where a fixed cap of 100 used to hold a fan-out at a third of what the server allows.
+    @Test func streamsFollowTheLimitTheServerAdvertises() async throws {
+        try await SimulatorHarness.run { sim in
+            try await sim.configure(["max_concurrent_streams": 300, "latency_ms": 50, "record": false])
+            try await sim.withClient(sim.clientConfiguration(connections: 1, timeout: .seconds(30))) { client in
+                // One request first: until a provider token is accepted a connection gets one stream.
+                _ = await client.send([sim.request(token: deviceToken(0))], credentials: sim.credentials)
+                let results = await client.send(
+                    (1...1200).map { sim.request(token: deviceToken($0)) }, credentials: sim.credentials)
+                let accepted = results.filter(\.isAccepted).count
+                #expect(accepted == 1200)
+                let most = try await sim.stats()["max_streams_in_flight"] as? Int ?? 0
+                #expect(most > 100 && most <= 300, "\(most) streams in flight at most")
+            }
+        }
+    }
+
     /// With 100 and with 1,000 streams in flight when the GOAWAY comes.
     @Test(arguments: [(streams: 100, goawayAfter: 300, count: 1500), (streams: 1000, goawayAfter: 1200, count: 3000)])
     func aGoawayMidBurstStillDeliversEveryRequestExactlyOnce(streams: Int, goawayAfter: Int, count: Int) async throws {
