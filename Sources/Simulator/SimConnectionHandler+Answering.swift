@@ -65,13 +65,40 @@ extension SimConnectionHandler {
         case .reject(let reason):
             self.state.rejected(token: knobs.countTokens ? lowerToken : nil, reason: reason.name)
         }
-        if knobs.latencyMs > 0, let context = self.context {
-            context.eventLoop.assumeIsolated().scheduleTask(in: .milliseconds(Int64(knobs.latencyMs))) {
-                self.respond(streamID: streamID, verdict: verdict, apnsID: apnsID)
-                self.flush()
-            }
+        if knobs.latencyMs > 0 {
+            self.delayed.append(
+                DelayedAnswer(
+                    due: .now() + .milliseconds(Int64(knobs.latencyMs)), streamID: streamID, verdict: verdict,
+                    apnsID: apnsID))
+            self.setAnswerTimer()
         } else {
             self.respond(streamID: streamID, verdict: verdict, apnsID: apnsID)
+        }
+    }
+
+    /// An answer held back by the latency knob.
+    struct DelayedAnswer {
+        var due: NIODeadline
+        var streamID: Int
+        var verdict: RequestValidator.Verdict
+        var apnsID: String
+    }
+
+    /// One timer per connection, for the first answer due: every answer due by the time it fires goes out in one
+    /// write. A timer and a flush per answer cost the simulator more CPU at a 30 ms round trip than the requests
+    /// themselves.
+    private func setAnswerTimer() {
+        guard !self.answerTimerSet, let first = self.delayed.first, let context = self.context else { return }
+        self.answerTimerSet = true
+        context.eventLoop.assumeIsolated().scheduleTask(deadline: first.due) {
+            self.answerTimerSet = false
+            let now = NIODeadline.now()
+            while let next = self.delayed.first, next.due <= now {
+                self.delayed.removeFirst()
+                self.respond(streamID: next.streamID, verdict: next.verdict, apnsID: next.apnsID)
+            }
+            self.flush()
+            self.setAnswerTimer()
         }
     }
 

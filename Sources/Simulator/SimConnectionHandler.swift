@@ -52,6 +52,9 @@ final class SimConnectionHandler: ChannelDuplexHandler {
     /// The provider token this connection presented last, once verified.
     var verifiedToken: VerifiedProviderToken?
     var messageIDs = MessageIDGenerator()
+    /// Answers waiting out the latency knob, in the order they fall due, and whether a timer is set for the first.
+    var delayed = CircularBuffer<DelayedAnswer>()
+    var answerTimerSet = false
     /// The knobs, read once per read burst (a change applies from the next burst on).
     var burstKnobs: SimulatorKnobs?
     var knobs: SimulatorKnobs {

@@ -55,6 +55,23 @@ import Testing
         }
     }
 
+    /// The simulator's latency knob holds every answer back at least that long, however many fall due together (they
+    /// share one timer and one write per connection).
+    @Test func answersWaitOutTheSimulatorsLatency() async throws {
+        try await SimulatorHarness.run { sim in
+            try await sim.configure(["latency_ms": 200, "record": false])
+            try await sim.withClient(sim.clientConfiguration(connections: 1, timeout: .seconds(30))) { client in
+                _ = await client.send([sim.request(token: deviceToken(0))], credentials: sim.credentials)
+                let started = ContinuousClock.now
+                let results = await client.send(
+                    (1...300).map { sim.request(token: deviceToken($0)) }, credentials: sim.credentials)
+                let elapsed = ContinuousClock.now - started
+                #expect(results.filter(\.isAccepted).count == 300)
+                #expect(elapsed >= .milliseconds(200) && elapsed < .seconds(5), "\(elapsed)")
+            }
+        }
+    }
+
     /// With 100 and with 1,000 streams in flight when the GOAWAY comes.
     @Test(arguments: [(streams: 100, goawayAfter: 300, count: 1500), (streams: 1000, goawayAfter: 1200, count: 3000)])
     func aGoawayMidBurstStillDeliversEveryRequestExactlyOnce(streams: Int, goawayAfter: Int, count: Int) async throws {
