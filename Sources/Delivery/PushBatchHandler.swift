@@ -114,6 +114,7 @@ struct PushBatchHandler: JobHandler {
             case .supersede: outcome.superseded += 1
             }
         }
+        let priority: APNsPriority = push.priority == 5 ? .powerConsiderate : .immediate
         var attempt = 1
         while !pending.isEmpty {
             if attempt > 1, let declared = try await self.ledger.declareChunk(pushID: push.id, seq: seq) {
@@ -124,9 +125,7 @@ struct PushBatchHandler: JobHandler {
                 if pending.isEmpty { break }
             }
             let requests = pending.map {
-                APNsRequest(
-                    deviceToken: chunk[$0].token, topic: topic, body: push.payload,
-                    priority: push.priority == 5 ? .powerConsiderate : .immediate)
+                APNsRequest(deviceToken: chunk[$0].token, topic: topic, body: push.payload, priority: priority)
             }
             let results = await self.apns.send(requests, credentials: credentials)
             let triage = DeliveryTriage.triage(
