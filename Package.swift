@@ -34,13 +34,15 @@ let package = Package(
         .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.25.0"),
     ],
     // The arrows tell the architecture: a pure domain core; an APNs transport that knows nothing of it; the
-    // PostgreSQL store over the core; delivery (the worker's job handlers) over the store and the transport. The
-    // gateway never links the transport.
+    // PostgreSQL store over the core; delivery (the worker's job handlers, broadcast channels) over the store and
+    // the transport. The gateway reaches Apple only through `Delivery.BroadcastChannels` (channel management, on
+    // request); every notification is sent by a worker.
     targets: [
         .target(name: "LiveActivitiesCore", swiftSettings: swiftSettings),
         .target(
             name: "APNsTransport",
             dependencies: [
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "DequeModule", package: "swift-collections"),
                 .product(name: "Logging", package: "swift-log"),
@@ -69,6 +71,8 @@ let package = Package(
             name: "Delivery",
             dependencies: [
                 "APNsTransport", "LiveActivitiesCore", "PostgresStore",
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
             ],
@@ -77,7 +81,8 @@ let package = Package(
         .executableTarget(
             name: "Gateway",
             dependencies: [
-                "LiveActivitiesCore", "PostgresStore",
+                "APNsTransport", "Delivery", "LiveActivitiesCore", "PostgresStore",
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
@@ -102,6 +107,7 @@ let package = Package(
                 "APNsTransport",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdHTTP2", package: "hummingbird"),
                 .product(name: "NIOHPACK", package: "swift-nio-http2"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "X509", package: "swift-certificates"),

@@ -3,7 +3,8 @@
 # the APNs simulator answering after SIM_LATENCY_MS (default 30) and advertising SIM_MAX_STREAMS (default 500);
 # meanwhile another app sends single-activity updates. Release builds, one machine.
 # Prints POST -> last APNs answer, split into resolve / select / send / record, the bound the round trips set, each
-# process's CPU, and the other app's latencies.
+# process's CPU, and the other app's latencies: its single-activity updates, and its broadcasts (an update to a
+# name with a broadcast channel, one request to Apple's broadcast endpoint) during the fan-out and idle after it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 N=${N:-1000000}
@@ -28,6 +29,7 @@ pg_port=$(scripts/free-port.sh)
 gw_port=$(scripts/free-port.sh)
 sim_port=$(scripts/free-port.sh)
 sim_admin=$(scripts/free-port.sh)
+sim_broadcast=$(scripts/free-port.sh)
 pids=()
 cleanup() {
     for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
@@ -58,8 +60,12 @@ psql -q "$DATABASE_URL" -c "ALTER SYSTEM SET max_connections = 200" \
 scripts/pg.sh stop "$work/pg" && scripts/pg.sh start "$work/pg" "$pg_port" --ephemeral >/dev/null
 psql -q "$DATABASE_URL" -c "CREATE EXTENSION pg_stat_statements" >/dev/null
 "$bin/gateway" migrate >/dev/null 2>&1
-"$bin/apns-sim" --port "$sim_port" --admin-port "$sim_admin" --certificate-out "$work/ca.pem" --log-level error &
+"$bin/apns-sim" --port "$sim_port" --admin-port "$sim_admin" --broadcast-port "$sim_broadcast" \
+    --certificate-out "$work/ca.pem" --log-level error &
 pids+=($!)
+for _ in $(seq 50); do [ -s "$work/ca.pem" ] && break; sleep 0.1; done
+export APNS_CA_FILE="$work/ca.pem" APNS_MANAGE_ENDPOINT="https://127.0.0.1:$sim_broadcast"
+export APNS_BROADCAST_ENDPOINT="https://127.0.0.1:$sim_broadcast"
 GATEWAY_PORT=$gw_port DATABASE_POOL_SIZE=8 "$bin/gateway" serve >"$work/gateway.log" 2>&1 &
 pids+=($!)
 for _ in $(seq 50); do curl -fs "http://127.0.0.1:$gw_port/readyz" >/dev/null && curl -fs "http://127.0.0.1:$sim_admin/stats" >/dev/null && break; sleep 0.2; done
@@ -84,6 +90,8 @@ big=$(create big)
 small=$(create small)
 big_auth="$(echo "$big" | field app_key):$(echo "$big" | field master_secret)"
 small_auth="$(echo "$small" | field app_key):$(echo "$small" | field master_secret)"
+live_channel=$(curl -fsS -u "$small_auth" -X PUT -H 'Content-Type: application/json' -d '{"storage":"none"}' \
+    "http://127.0.0.1:$gw_port/api/broadcast-channels/live" | field channel_id)
 
 echo "== seeding $N channels with a tracked activity 'match' (app big), 1 activity 'solo' (app small)"
 t0=$(date +%s.%N)
@@ -129,6 +137,14 @@ echo "   push $big_id"
 ts=$(( $(date +%s) - 100000 ))
 small_ids=()
 small_ts=()
+cast_ids=()
+cast_ts=()
+# A broadcast update of the other app's name 'live' (audience all: one request to the broadcast endpoint).
+cast() {
+    cast_ts+=("$1")
+    cast_ids+=("$(curl -fsS -u "$small_auth" -H 'Content-Type: application/json' "http://127.0.0.1:$gw_port/api/push" \
+        -d "{\"audience\":\"all\",\"device_types\":[\"ios\"],\"notification\":{\"ios\":{\"live_activity\":{\"event\":\"update\",\"name\":\"live\",\"content_state\":{\"n\":$1},\"timestamp\":$1}}}}" | json_push_id)")
+}
 while true; do
     # Over the API (curl), not psql: a psql per poll costs a process, a connection and a PostgreSQL backend,
     # which showed up as ~5% of the machine's CPU during the fan-out.
@@ -138,8 +154,10 @@ while true; do
     small_ts+=("$ts")
     small_ids+=("$(curl -fsS -u "$small_auth" -H 'Content-Type: application/json' "http://127.0.0.1:$gw_port/api/push" \
         -d "{\"audience\":\"all\",\"device_types\":[\"ios\"],\"notification\":{\"ios\":{\"live_activity\":{\"event\":\"update\",\"name\":\"solo\",\"content_state\":{\"n\":$ts},\"timestamp\":$ts}}}}" | json_push_id)")
+    cast "$ts"
     sleep 0.2
 done
+busy_casts=${#cast_ids[@]}
 # CPU up to the end of the push: the deferred stamps are folded after it, and measured on their own below.
 cpu_after=()
 for p in "${wpids[@]}"; do cpu_after+=("$(cpu_of "$p")"); done
@@ -185,6 +203,26 @@ SELECT '  POST -> request received by the simulator: ' || count(*) || ' of them,
        || ', max ' || round(1000 * max(first)) || ' ms'
 FROM d
 SQL
+# Broadcasts: POST -> the broadcast request received by the simulator, during the fan-out and then idle (40 more,
+# 100 ms apart, after everything else has finished).
+for _ in $(seq 40); do ts=$((ts + 1)); cast "$ts"; sleep 0.1; done
+sleep 1
+cast_query=$(printf %s "$live_channel" | sed -e 's/+/%2B/g' -e 's|/|%2F|g' -e 's/=/%3D/g')
+cast_times() {  # $1: first index, $2: count
+    local pairs
+    pairs=$(for i in $(seq "$1" $(($1 + $2 - 1))); do printf "(%s,'%s')," "${cast_ts[$i]}" "${cast_ids[$i]}"; done)
+    psql -qAt "$DATABASE_URL" -v notes="$(curl -fsS "http://127.0.0.1:$sim_admin/broadcasts?channel_id=$cast_query")" <<SQL
+WITH sent(ts, push_id) AS (VALUES ${pairs%,}),
+     seen AS (SELECT (n -> 'body' -> 'aps' ->> 'timestamp')::bigint AS ts, (n ->> 'received_at')::float8 AS at
+              FROM jsonb_array_elements(:'notes'::jsonb) n),
+     d AS (SELECT seen.at - extract(epoch FROM p.created_at) AS first
+           FROM sent JOIN seen USING (ts) JOIN pushes p ON p.id = sent.push_id::uuid)
+SELECT count(*) || ' of them, p50 ' || $(pcts first) || ', max ' || round(1000 * max(first)) || ' ms' FROM d
+SQL
+}
+echo "   other app's broadcasts, POST -> broadcast request received by the simulator:"
+echo "     during the fan-out: $(cast_times 0 "$busy_casts")"
+echo "     idle:               $(cast_times "$busy_casts" 40)"
 echo "   phase time summed over workers (chunks run in parallel, so sums exceed wall time):"
 i=0
 for p in "${wpids[@]}"; do

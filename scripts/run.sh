@@ -13,6 +13,7 @@ GATEWAY_PORT=${GATEWAY_PORT:-8080}
 WORKER_PORT=${WORKER_PORT:-9090}
 SIM_PORT=${SIM_PORT:-2197}
 SIM_ADMIN_PORT=${SIM_ADMIN_PORT:-9797}
+SIM_BROADCAST_PORT=${SIM_BROADCAST_PORT:-2195}
 data=$PWD/.data
 mkdir -p "$data" "$data/logs"
 
@@ -58,11 +59,14 @@ if [ -n "${APNS_TEAM_ID:-}" ] && [ -n "${APNS_KEY_ID:-}" ] && [ -n "${APNS_PRIVA
 fi
 
 if [ "$real_apns" = false ]; then
-    echo "==> APNs simulator on https://127.0.0.1:$SIM_PORT (admin http://127.0.0.1:$SIM_ADMIN_PORT)"
-    "$bin/apns-sim" --port "$SIM_PORT" --admin-port "$SIM_ADMIN_PORT" --certificate-out "$data/sim-ca.pem" \
-        >"$data/logs/apns-sim.log" 2>&1 &
+    echo "==> APNs simulator on https://127.0.0.1:$SIM_PORT (broadcast API on :$SIM_BROADCAST_PORT, admin http://127.0.0.1:$SIM_ADMIN_PORT)"
+    "$bin/apns-sim" --port "$SIM_PORT" --admin-port "$SIM_ADMIN_PORT" --broadcast-port "$SIM_BROADCAST_PORT" \
+        --certificate-out "$data/sim-ca.pem" >"$data/logs/apns-sim.log" 2>&1 &
     pids+=($!)
     export APNS_ENDPOINT="https://127.0.0.1:$SIM_PORT" APNS_CA_FILE="$data/sim-ca.pem"
+    # Apple's broadcast API (channel management and broadcast sends): the simulator serves both on one port.
+    export APNS_MANAGE_ENDPOINT="https://127.0.0.1:$SIM_BROADCAST_PORT"
+    export APNS_BROADCAST_ENDPOINT="https://127.0.0.1:$SIM_BROADCAST_PORT"
     # The worker must trust the certificate the simulator writes at start.
     for _ in $(seq 100); do
         curl -fs "http://127.0.0.1:$SIM_ADMIN_PORT/stats" >/dev/null 2>&1 && [ -s "$data/sim-ca.pem" ] && break
@@ -148,6 +152,14 @@ Try it: a device registers, tracks a live activity, and a marketer updates it.
     "audience":{"tag":"vip"},"device_types":["ios"],
     "notification":{"ios":{"live_activity":{"event":"update","name":"match","content_state":{"home":1,"away":0}}}}}'
   curl -s "\$SIMULATOR_URL/stats"          # what APNs (the simulator) received
+
+A broadcast (iOS 18): one channel per activity name, one request for every subscribed device.
+
+  curl -s -u "\$APP_KEY:\$MASTER_SECRET" -X PUT -H 'Content-Type: application/json' -d '{"storage":"none"}' \
+    \$GATEWAY_URL/api/broadcast-channels/match
+  curl -s -u "\$APP_KEY:\$MASTER_SECRET" -H 'Content-Type: application/json' \$GATEWAY_URL/api/push -d '{
+    "audience":"all","device_types":["ios"],
+    "notification":{"ios":{"live_activity":{"event":"update","name":"match","content_state":{"home":2,"away":0}}}}}'
 
 Press Ctrl-C to stop.
 MSG

@@ -14,6 +14,10 @@ struct SimulatorCommand: AsyncParsableCommand {
     @Option(help: "TLS port of the APNs endpoint (0 picks one).") var port: Int = 2197
     @Option(name: .customLong("admin-port"), help: "Plain-HTTP port of the admin API.") var adminPort: Int = 9797
     @Option(
+        name: .customLong("broadcast-port"),
+        help: "TLS port of Apple's broadcast API: channel management and broadcast sends (0 picks one).")
+    var broadcastPort: Int = 2195
+    @Option(
         name: .customLong("certificate-out"), help: "Write the generated certificate (PEM) here for clients to trust.")
     var certificateOut: String?
     @Option(name: .customLong("log-level")) var logLevel: String = "info"
@@ -22,8 +26,8 @@ struct SimulatorCommand: AsyncParsableCommand {
         var logger = Logger(label: "apns-sim")
         logger.logLevel = Logger.Level(rawValue: self.logLevel) ?? .info
         let service = SimulatorService(
-            host: self.host, port: self.port, adminPort: self.adminPort, certificateOut: self.certificateOut,
-            logger: logger)
+            host: self.host, port: self.port, adminPort: self.adminPort, broadcastPort: self.broadcastPort,
+            certificateOut: self.certificateOut, logger: logger)
         let group = ServiceGroup(
             configuration: .init(
                 services: [.init(service: service)], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))

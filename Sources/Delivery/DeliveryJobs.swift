@@ -1,5 +1,6 @@
 import APNsTransport
 import LiveActivitiesCore
+import Logging
 import Metrics
 import PostgresStore
 
@@ -8,7 +9,7 @@ public enum DeliveryJobs {
     /// `express`: the pool of the job runner's express lane, for everything but fan-out batches; `database` is theirs.
     public static func handlers(
         database: Database, express: Database, masterKey: MasterKey, metrics: any MetricsFactory, apns: APNsClient,
-        settings: DeliverySettings
+        broadcast: APNsBroadcastClient, settings: DeliverySettings
     ) -> [JobKind: any JobHandler] {
         let deliveries = DeliveryConfigCache(apps: PostgresAppStore(database: express, masterKey: masterKey))
         let sender = PushBatchHandler(
@@ -18,13 +19,19 @@ public enum DeliveryJobs {
         let inline = PushBatchHandler(
             database: express, ledger: ledger, apns: apns, deliveries: deliveries, settings: settings,
             metrics: metrics)
+        let channels = BroadcastChannels(
+            database: express, masterKey: masterKey, client: broadcast, logger: Logger(label: "worker.broadcast"))
         return [
+            BroadcastMaintenance.kind: BroadcastMaintenance(channels: channels, database: database),
             RegistryPurge.kind: RegistryPurge(database: database),
             IdleActivityEnder.kind: IdleActivityEnder(database: database),
             DeliveryStampFolding.kind: DeliveryStampFolding(database: database),
             ScheduleFireJob.kind: ScheduleFiring(database: database),
             PushFanoutJob.kind: PushFanoutHandler(
-                database: express, ledger: ledger, settings: settings, metrics: metrics, sender: inline),
+                database: express, ledger: ledger, settings: settings, metrics: metrics, sender: inline,
+                broadcaster: BroadcastSender(
+                    ledger: BroadcastLedger(database: express), client: broadcast, deliveries: deliveries,
+                    settings: settings, metrics: metrics)),
             PushBatchJob.kind: sender,
         ]
     }

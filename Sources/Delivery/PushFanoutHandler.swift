@@ -14,6 +14,8 @@ struct PushFanoutHandler: JobHandler {
     /// Sends a push that fits in one chunk right here, instead of through a second job (single-activity updates).
     /// This job's lease then covers the send: a crash re-runs this job, which resumes the batch from its cursor.
     let sender: PushBatchHandler
+    /// A push's broadcast request (delivery `broadcast` or `both`), before any token request.
+    let broadcaster: BroadcastSender
 
     func run(_ job: ClaimedJob, logger: Logger) async throws {
         let reference = try job.payload(as: PushFanoutJob.self)
@@ -39,6 +41,11 @@ struct PushFanoutHandler: JobHandler {
             return
         }
         guard push.state == .queued else { return }
+        if push.route != .tokens {
+            // One request for every subscriber; with `both`, tokens follow for the instances not subscribed.
+            try await self.broadcaster.send(push, logger: logger)
+            if case .broadcast = push.route { return }
+        }
         // Older unfinished pushes of the same name leave the targets this one reaches to it, once their chunks in
         // flight are answered (`DeliveryLedger+Supersession.swift`). One statement when there are none.
         push.seq = try await self.ledger.supersede(for: push, logger: logger).seq

@@ -1,3 +1,5 @@
+import APNsTransport
+import Delivery
 import Hummingbird
 import LiveActivitiesCore
 import Logging
@@ -17,12 +19,17 @@ struct GatewayDependencies: Sendable {
     var metrics: any MetricsFactory
     /// The loops that serve HTTP: the group of the database's connections.
     var eventLoopGroup: any EventLoopGroup
+    /// Broadcast channels at Apple and here.
+    var broadcastChannels: BroadcastChannels
 
     init(
         database: Database, masterKey: MasterKey, registry: PrometheusCollectorRegistry = .init(),
-        eventLoopGroup: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton
+        eventLoopGroup: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton,
+        broadcast: APNsBroadcastClient = APNsBroadcastClient()
     ) {
         self.database = database
+        self.broadcastChannels = BroadcastChannels(
+            database: database, masterKey: masterKey, client: broadcast, logger: Logger(label: "gateway.broadcast"))
         self.eventLoopGroup = eventLoopGroup
         self.apps = PostgresAppStore(database: database, masterKey: masterKey)
         self.credentials = CredentialCache(store: self.apps)
@@ -71,6 +78,8 @@ func buildApplication(
     ActivityRoutes(activities: activities, bodyLimit: configuration.maxBodyBytes).register(device: device)
     PushRoutes(pushes: PostgresPushStore(database: dependencies.database), bodyLimit: configuration.maxBodyBytes)
         .register(server: server)
+    BroadcastChannelRoutes(channels: dependencies.broadcastChannels, bodyLimit: configuration.maxBodyBytes)
+        .register(server: server, device: device)
     ScheduleRoutes(
         schedules: PostgresScheduleStore(database: dependencies.database), bodyLimit: configuration.maxBodyBytes
     )
@@ -99,12 +108,18 @@ func buildGateway(configuration: GatewayConfiguration) async throws -> ServiceGr
     let database = Database(
         url: configuration.databaseURL, maxConnections: configuration.databasePoolSize, fixedSize: true,
         eventLoopGroup: loops.group, logger: Logger(label: "gateway.postgres"))
+    let broadcast = APNsBroadcastClient(
+        endpoints: configuration.broadcastEndpoints,
+        trustRoots: try BroadcastConfiguration.trustRoots(file: configuration.apnsCAFile), eventLoopGroup: loops.group)
     let dependencies = GatewayDependencies(
-        database: database, masterKey: configuration.masterKey, eventLoopGroup: loops.group)
+        database: database, masterKey: configuration.masterKey, eventLoopGroup: loops.group, broadcast: broadcast)
     let app = buildApplication(configuration: configuration, dependencies: dependencies, logger: logger)
     return ServiceGroup(
         configuration: .init(
-            services: [.init(service: loops), .init(service: database.client), .init(service: app)],
+            services: [
+                .init(service: loops), .init(service: database.client),
+                .init(service: BroadcastClientService(client: broadcast)), .init(service: app),
+            ],
             gracefulShutdownSignals: [.sigterm, .sigint],
             logger: logger
         )

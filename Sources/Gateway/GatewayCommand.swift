@@ -32,6 +32,11 @@ struct GatewayOptions: ParsableArguments {
     var logLevel: String?
     @Option(name: .customLong("max-body-bytes"), help: "Largest request body (MAX_BODY_BYTES, default 65536).")
     var maxBodyBytes: String?
+    @Option(
+        name: .customLong("apns-manage-endpoint"),
+        help: "https://host:port of Apple's broadcast channel management, e.g. the simulator (APNS_MANAGE_ENDPOINT).")
+    var apnsManageEndpoint: String?
+    @Option(name: .customLong("apns-ca-file"), help: "PEM roots to trust there (APNS_CA_FILE).") var apnsCAFile: String?
 }
 
 extension GatewayCommand {

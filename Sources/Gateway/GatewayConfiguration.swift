@@ -1,3 +1,5 @@
+import APNsTransport
+import Delivery
 import LiveActivitiesCore
 import Logging
 import NIOCore
@@ -16,7 +18,7 @@ struct GatewayConfiguration: Sendable {
     static let settings: [Setting] = [
         CommonSettings.databaseURL, CommonSettings.logLevel, CommonSettings.masterKey,
         CommonSettings.migrationsDirectory, host, port, adminToken, maxBodyBytes, databasePoolSize,
-        eventLoopThreads,
+        eventLoopThreads, BroadcastConfiguration.manageEndpoint, BroadcastConfiguration.caFile,
     ]
 
     var host: String
@@ -30,6 +32,9 @@ struct GatewayConfiguration: Sendable {
     var masterKey: MasterKey
     var logLevel: Logger.Level
     var maxBodyBytes: Int
+    /// Apple's channel management (or the simulator's), and the roots to trust there.
+    var broadcastEndpoints = APNsBroadcastEndpoints()
+    var apnsCAFile: String?
 
     static let minimumAdminTokenLength = 16
 
@@ -71,5 +76,8 @@ struct GatewayConfiguration: Sendable {
             maxBodyBytes: try resolve.integer(
                 Self.maxBodyBytes, flag: options.maxBodyBytes, default: 64 * 1024, range: 1024...(16 * 1024 * 1024))
         )
+        self.broadcastEndpoints = try BroadcastConfiguration.endpoints(
+            resolve, manage: options.apnsManageEndpoint, send: nil)
+        self.apnsCAFile = resolve.value(BroadcastConfiguration.caFile, flag: options.apnsCAFile)
     }
 }

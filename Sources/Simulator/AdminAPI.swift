@@ -12,6 +12,7 @@ enum AdminAPI {
             var body: [String: Any] = [
                 "accepted": counters.accepted, "rejected": counters.rejected, "connections": counters.connections,
                 "connections_total": counters.connectionsTotal, "max_streams_in_flight": counters.maxStreamsInFlight,
+                "broadcasts": counters.broadcasts, "broadcasts_rejected": counters.broadcastsRejected,
             ]
             if let token = request.uri.queryParameters.get("token")?.lowercased() {
                 let stats = counters.perToken[token] ?? TokenStats()
@@ -27,16 +28,28 @@ enum AdminAPI {
             guard let token = request.uri.queryParameters.get("token")?.lowercased() else {
                 return try json(["error": "token is required"], status: .badRequest)
             }
-            let recorded = state.snapshot().recordings[token] ?? []
-            let list: [[String: Any]] = recorded.map { note in
+            return try json(recordings(state.snapshot().recordings[token] ?? []))
+        }
+        // The broadcast channels Apple would know for a bundle id.
+        router.get("channels") { request, _ in
+            guard let bundle = request.uri.queryParameters.get("bundle_id") else {
+                return try json(["error": "bundle_id is required"], status: .badRequest)
+            }
+            let channels = state.channels.withLock { $0[bundle] ?? [:] }
+            let list: [[String: Any]] = channels.sorted { $0.value.createdAt < $1.value.createdAt }.map {
                 [
-                    "headers": note.headers,
-                    "body": (try? JSONSerialization.jsonObject(with: note.body))
-                        ?? String(decoding: note.body, as: UTF8.self),
-                    "received_at": note.receivedAt,
+                    "channel_id": $0.key, "message_storage_policy": $0.value.messageStoragePolicy,
+                    "created_at": $0.value.createdAt,
                 ]
             }
-            return try json(list)
+            return try json(["channels": list])
+        }
+        // The broadcast requests accepted for a channel, oldest first, shaped like /notifications.
+        router.get("broadcasts") { request, _ in
+            guard let channel = request.uri.queryParameters.get("channel_id") else {
+                return try json(["error": "channel_id is required"], status: .badRequest)
+            }
+            return try json(recordings(state.snapshot().broadcastRecordings[channel] ?? []))
         }
         // What each device shows, Apple's rules applied to its recorded notifications: `?token=` one, else all.
         router.get("activities") { request, _ in
@@ -76,6 +89,17 @@ enum AdminAPI {
             return try json(["ok": true])
         }
         return router
+    }
+
+    static func recordings(_ recorded: [RecordedNotification]) -> [[String: Any]] {
+        recorded.map { note in
+            [
+                "headers": note.headers,
+                "body": (try? JSONSerialization.jsonObject(with: note.body))
+                    ?? String(decoding: note.body, as: UTF8.self),
+                "received_at": note.receivedAt,
+            ]
+        }
     }
 
     static func body(_ request: Request) async throws -> [String: Any] {

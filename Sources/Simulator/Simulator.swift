@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import HummingbirdHTTP2
 import Logging
 import NIOCore
 import NIOSSL
@@ -11,6 +12,8 @@ public final class RunningSimulator: Sendable {
     public let identity: TLSIdentity
     public let apnsPort: Int
     public let adminPort: Int
+    /// Apple's broadcast API: channel management and broadcast sends (HTTP/2, TLS, the same identity).
+    public let broadcastPort: Int
     private let listener: any Channel
     /// The admin API's server in a service group of its own, so `stop` shuts it down gracefully (cancelling it
     /// made Hummingbird log errors at every normal stop).
@@ -18,9 +21,10 @@ public final class RunningSimulator: Sendable {
     private let admin: Task<Void, any Error>
 
     private init(
-        state: SimulatorState, identity: TLSIdentity, listener: any Channel, adminPort: Int,
+        state: SimulatorState, identity: TLSIdentity, listener: any Channel, adminPort: Int, broadcastPort: Int,
         adminGroup: ServiceGroup, admin: Task<Void, any Error>
     ) {
+        self.broadcastPort = broadcastPort
         self.state = state
         self.identity = identity
         self.listener = listener
@@ -32,7 +36,7 @@ public final class RunningSimulator: Sendable {
 
     public static func start(
         host: String = "127.0.0.1", port: Int = 0, adminHost: String = "127.0.0.1", adminPort: Int = 0,
-        identity: TLSIdentity? = nil, logger: Logger = Logger(label: "apns-sim")
+        broadcastPort: Int = 0, identity: TLSIdentity? = nil, logger: Logger = Logger(label: "apns-sim")
     ) async throws -> RunningSimulator {
         let state = SimulatorState()
         let identity = try identity ?? TLSIdentity.generate()
@@ -44,13 +48,24 @@ public final class RunningSimulator: Sendable {
             onServerRunning: { channel in portContinuation.yield(channel.localAddress?.port ?? 0) },
             logger: logger
         )
-        let adminGroup = ServiceGroup(configuration: .init(services: [.init(service: app)], logger: logger))
+        let (broadcastStream, broadcastContinuation) = AsyncStream.makeStream(of: Int.self)
+        let broadcast = Application(
+            router: BroadcastAPI.router(state: state),
+            server: try .http2Upgrade(tlsConfiguration: identity.serverConfiguration),
+            configuration: .init(address: .hostname(host, port: broadcastPort), serverName: "apns-sim-broadcast"),
+            onServerRunning: { channel in broadcastContinuation.yield(channel.localAddress?.port ?? 0) },
+            logger: logger
+        )
+        let adminGroup = ServiceGroup(
+            configuration: .init(services: [.init(service: app), .init(service: broadcast)], logger: logger))
         let admin = Task { try await adminGroup.run() }
         var iterator = portStream.makeAsyncIterator()
         guard let bound = await iterator.next() else { throw CancellationError() }
+        var broadcastIterator = broadcastStream.makeAsyncIterator()
+        guard let broadcastBound = await broadcastIterator.next() else { throw CancellationError() }
         return RunningSimulator(
-            state: state, identity: identity, listener: listener, adminPort: bound, adminGroup: adminGroup,
-            admin: admin)
+            state: state, identity: identity, listener: listener, adminPort: bound, broadcastPort: broadcastBound,
+            adminGroup: adminGroup, admin: admin)
     }
 
     public var trustRoots: NIOSSLTrustRoots { self.identity.trustRoots }
@@ -67,20 +82,25 @@ public struct SimulatorService: Service {
     let host: String
     let port: Int
     let adminPort: Int
+    let broadcastPort: Int
     let certificateOut: String?
     let logger: Logger
 
-    public init(host: String, port: Int, adminPort: Int, certificateOut: String?, logger: Logger) {
+    public init(
+        host: String, port: Int, adminPort: Int, broadcastPort: Int = 0, certificateOut: String?, logger: Logger
+    ) {
         self.host = host
         self.port = port
         self.adminPort = adminPort
+        self.broadcastPort = broadcastPort
         self.certificateOut = certificateOut
         self.logger = logger
     }
 
     public func run() async throws {
         let simulator = try await RunningSimulator.start(
-            host: self.host, port: self.port, adminPort: self.adminPort, logger: self.logger)
+            host: self.host, port: self.port, adminPort: self.adminPort, broadcastPort: self.broadcastPort,
+            logger: self.logger)
         if let path = self.certificateOut {
             try simulator.identity.certificatePEM.write(toFile: path, atomically: true, encoding: .utf8)
         }
@@ -89,6 +109,7 @@ public struct SimulatorService: Service {
             metadata: [
                 "apns": "https://\(self.host):\(simulator.apnsPort)",
                 "admin": "http://127.0.0.1:\(simulator.adminPort)",
+                "broadcast": "https://\(self.host):\(simulator.broadcastPort)",
             ])
         try? await gracefulShutdown()
         await simulator.stop()

@@ -23,6 +23,10 @@ struct SimulatorKnobs: Codable, Sendable {
     /// Keep HTTP/2's initial 64 KiB connection window (new connections) instead of raising it to 1 GiB: clients
     /// must then hold request bodies back until the credit returns, as with a server that grants little.
     var smallWindow: Bool = false
+    /// Apple: at most 10,000 broadcast channels per app and environment (`CannotCreateChannelConfig` past it).
+    var maxChannels: Int = 10_000
+    /// Bundles listed `false` answer `FeatureNotEnabled` to broadcast and channel requests; unlisted ones may.
+    var broadcastEnabled: [String: Bool] = [:]
 
     enum CodingKeys: String, CodingKey {
         case maxConcurrentStreams = "max_concurrent_streams"
@@ -33,6 +37,8 @@ struct SimulatorKnobs: Codable, Sendable {
         case smallWindow = "small_window"
         case countTokens = "count_tokens"
         case recordTokens = "record_tokens"
+        case maxChannels = "max_channels"
+        case broadcastEnabled = "broadcast_enabled"
         case stall, record
     }
 
@@ -42,6 +48,13 @@ struct SimulatorKnobs: Codable, Sendable {
     mutating func apply(_ json: [String: Any]) throws {
         if let v = json["max_concurrent_streams"] {
             self.maxConcurrentStreams = try Self.int(v, "max_concurrent_streams", min: 1)
+        }
+        if let v = json["max_channels"] { self.maxChannels = try Self.int(v, "max_channels", min: 0) }
+        if let v = json["broadcast_enabled"] {
+            guard let map = v as? [String: Bool] else {
+                throw KnobError("broadcast_enabled must map bundle ids to booleans")
+            }
+            self.broadcastEnabled.merge(map) { $1 }
         }
         if let v = json["latency_ms"] { self.latencyMs = try Self.int(v, "latency_ms", min: 0) }
         if let v = json["goaway_after_streams"] {
@@ -139,7 +152,15 @@ public final class SimulatorState: Sendable {
         public var maxStreamsInFlight = 0
         public var perToken: [String: TokenStats] = [:]
         public var recordings: [String: [RecordedNotification]] = [:]
+        /// Broadcast requests accepted, and refused by reason.
+        public var broadcasts = 0
+        public var broadcastsRejected: [String: Int] = [:]
+        /// Accepted broadcast requests per channel id, oldest first.
+        public var broadcastRecordings: [String: [RecordedNotification]] = [:]
     }
+
+    /// The broadcast channels Apple would know, per bundle id: channel id -> its storage policy and creation time.
+    let channels = Mutex<[String: [String: BroadcastChannelRecord]]>([:])
 
     private let knobs = Mutex(SimulatorKnobs())
     private let keys = Mutex<[String: TrustedKey]>([:])
@@ -214,5 +235,24 @@ public final class SimulatorState: Sendable {
             c = Counters()
             c.connections = open
         }
+    }
+}
+
+/// A broadcast channel in the simulator's registry.
+struct BroadcastChannelRecord: Sendable {
+    var messageStoragePolicy: Int
+    var createdAt: Double
+}
+
+extension SimulatorState {
+    func broadcastAccepted(channelID: String, record: RecordedNotification) {
+        self.counters.withLock { c in
+            c.broadcasts += 1
+            c.broadcastRecordings[channelID, default: []].append(record)
+        }
+    }
+
+    func broadcastRejected(reason: String) {
+        self.counters.withLock { $0.broadcastsRejected[reason, default: 0] += 1 }
     }
 }

@@ -68,11 +68,16 @@ public struct TLSIdentity: Sendable {
     }
 
     func serverContext() throws -> NIOSSLContext {
+        try NIOSSLContext(configuration: self.serverConfiguration)
+    }
+
+    /// TLS 1.2 or later, HTTP/2 only (ALPN `h2`), as APNs.
+    var serverConfiguration: TLSConfiguration {
         var configuration = TLSConfiguration.makeServerConfiguration(
             certificateChain: [.certificate(self.certificate)], privateKey: .privateKey(self.privateKey))
         configuration.applicationProtocols = ["h2"]
         configuration.minimumTLSVersion = .tlsv12
-        return try NIOSSLContext(configuration: configuration)
+        return configuration
     }
 
     /// Trust roots for a client that should accept this simulator.

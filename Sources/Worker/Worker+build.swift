@@ -60,12 +60,16 @@ func buildWorker(configuration: WorkerConfiguration) async throws -> ServiceGrou
     var apnsLogger = Logger(label: "worker.apns")
     apnsLogger.logLevel = configuration.logLevel
     let apns = try makeAPNsClient(configuration: configuration, expressEventLoop: express.eventLoop, logger: apnsLogger)
+    // Broadcasts and channel maintenance share the provider tokens of the per-token client.
+    let broadcast = APNsBroadcastClient(
+        endpoints: configuration.broadcastEndpoints,
+        trustRoots: try BroadcastConfiguration.trustRoots(file: configuration.apnsCAFile), tokens: apns.tokens)
     let runner = JobRunner(
         queue: queue,
         wakeups: queue,
         handlers: DeliveryJobs.handlers(
             database: database, express: express.database, masterKey: configuration.masterKey, metrics: metrics,
-            apns: apns, settings: configuration.delivery),
+            apns: apns, broadcast: broadcast, settings: configuration.delivery),
         configuration: runnerConfiguration,
         metrics: metrics,
         logger: logger
@@ -96,12 +100,15 @@ func buildWorker(configuration: WorkerConfiguration) async throws -> ServiceGrou
                 .init(service: database.client),
                 .init(service: app),
                 .init(service: APNsClientService(client: apns)),
+                .init(service: BroadcastClientService(client: broadcast)),
                 .init(
                     service: SchemaGatedService(database: database, wrapped: runner) {
                         try await RegistryPurge(database: database).scheduleNext(after: Date())
                         try await Recurring.scheduleNext(
                             kind: IdleActivityEnder.kind, every: .seconds(10), after: Date(), database: database)
                         try await DeliveryStampFolding(database: database).scheduleNext(after: Date())
+                        try await Recurring.scheduleNext(
+                            kind: BroadcastMaintenance.kind, every: .seconds(600), after: Date(), database: database)
                     }),
             ],
             gracefulShutdownSignals: [.sigterm, .sigint],

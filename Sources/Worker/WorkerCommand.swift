@@ -33,6 +33,14 @@ struct WorkerCommand: AsyncParsableCommand {
     var apnsEndpoint: String?
     @Option(name: .customLong("apns-ca-file"), help: "PEM roots to trust for APNS_ENDPOINT (APNS_CA_FILE).")
     var apnsCAFile: String?
+    @Option(
+        name: .customLong("apns-manage-endpoint"),
+        help: "https://host:port of Apple's broadcast channel management (APNS_MANAGE_ENDPOINT).")
+    var apnsManageEndpoint: String?
+    @Option(
+        name: .customLong("apns-broadcast-endpoint"),
+        help: "https://host:port for broadcast sends instead of Apple's regular host (APNS_BROADCAST_ENDPOINT).")
+    var apnsBroadcastEndpoint: String?
     @Option(name: .customLong("apns-connections"), help: "Connections per APNs pool (APNS_CONNECTIONS, default 8).")
     var apnsConnections: String?
     @Option(

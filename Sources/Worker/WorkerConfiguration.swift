@@ -23,7 +23,8 @@ struct WorkerConfiguration: Sendable {
     static let settings: [Setting] = [
         CommonSettings.databaseURL, CommonSettings.logLevel, CommonSettings.masterKey,
         concurrency, workerID, leaseSeconds, host, port, databasePoolSize, apnsEndpoint, apnsCAFile, apnsConnections,
-        apnsMaxStreams, pushBatchSize, pushChunkSize,
+        apnsMaxStreams, pushBatchSize, pushChunkSize, BroadcastConfiguration.manageEndpoint,
+        BroadcastConfiguration.sendEndpoint,
     ]
 
     var databaseURL: DatabaseURL
@@ -37,6 +38,8 @@ struct WorkerConfiguration: Sendable {
     /// Where to send instead of Apple (the simulator), and the PEM file of the roots to trust there.
     var apnsEndpoint: APNsEndpoint?
     var apnsCAFile: String?
+    /// Apple's broadcast hosts (or the simulator's).
+    var broadcastEndpoints = APNsBroadcastEndpoints()
     var apnsConnections = APNsClientConfiguration().connectionsPerPool
     var apnsMaxStreams = APNsClientConfiguration().maxConcurrentStreams
     var delivery = DeliverySettings()
@@ -84,6 +87,8 @@ struct WorkerConfiguration: Sendable {
             self.apnsEndpoint = parsed
         }
         self.apnsCAFile = resolve.value(Self.apnsCAFile, flag: options.apnsCAFile)
+        self.broadcastEndpoints = try BroadcastConfiguration.endpoints(
+            resolve, manage: options.apnsManageEndpoint, send: options.apnsBroadcastEndpoint)
         self.apnsConnections = try resolve.integer(
             Self.apnsConnections, flag: options.apnsConnections, default: self.apnsConnections, range: 1...64)
         self.apnsMaxStreams = try resolve.integer(

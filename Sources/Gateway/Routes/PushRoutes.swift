@@ -37,8 +37,11 @@ struct PushRoutes {
     }
 
     @Sendable func validate(_ request: Request, context: GatewayContext) async throws -> OK<Empty> {
-        _ = try context.requireTenant()
-        try await request.decodeJSON(PushSubmission.self, limit: self.bodyLimit).checkTimestamps(now: Date())
+        let tenant = try context.requireTenant()
+        let submission = try await request.decodeJSON(PushSubmission.self, limit: self.bodyLimit)
+        let now = Date()
+        try submission.checkTimestamps(now: now)
+        try await self.pushes.validate(appID: tenant.appID, submission.pushes, now: now)
         return OK(Empty())
     }
 

@@ -2,13 +2,18 @@ import Foundation
 
 /// The APNs body of a live-activity push: `{"aps":{...}}`, encoded once per push and shared by every device.
 public enum APNsPayload {
+    /// Apple: a notification to a device token carries at most 4,096 bytes.
     public static let maxBytes = 4096
+    /// Apple: a broadcast push notification's payload may be up to 5,120 bytes.
+    public static let broadcastMaxBytes = 5120
 
-    /// Encodes `notification` with `timestamp` (epoch seconds) and checks APNs' size limit.
-    public static func encode(_ notification: LiveActivityNotification, timestamp: Int64, path: String)
-        throws(ValidationError)
-        -> [UInt8]
-    {
+    /// Encodes `notification` with `timestamp` (epoch seconds) and checks the size limit. A start subscribes the new
+    /// activity to `inputPushChannel` (Apple: `"input-push-channel": "<channel id>"`) when given, else asks for a
+    /// per-activity token (`"input-push-token": 1`).
+    public static func encode(
+        _ notification: LiveActivityNotification, timestamp: Int64, path: String, inputPushChannel: String? = nil,
+        maxBytes: Int = Self.maxBytes
+    ) throws(ValidationError) -> [UInt8] {
         var aps: [String: JSONValue] = [
             "timestamp": .integer(timestamp),
             "event": .string(notification.event.rawValue),
@@ -28,7 +33,13 @@ public enum APNsPayload {
         if let stale = notification.staleDate { aps["stale-date"] = .integer(stale) }
         if let dismissal = notification.dismissalDate { aps["dismissal-date"] = .integer(dismissal) }
         if let score = notification.relevanceScore { aps["relevance-score"] = .number(score) }
-        if notification.event == .start { aps["input-push-token"] = .integer(1) }
+        if notification.event == .start {
+            if let inputPushChannel {
+                aps["input-push-channel"] = .string(inputPushChannel)
+            } else {
+                aps["input-push-token"] = .integer(1)
+            }
+        }
 
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
@@ -38,9 +49,11 @@ public enum APNsPayload {
         } catch {
             throw ValidationError(path: path, rule: "cannot be encoded as JSON (a number is not finite)")
         }
-        guard bytes.count <= Self.maxBytes else {
+        guard bytes.count <= maxBytes else {
+            let how = maxBytes == Self.broadcastMaxBytes ? "a broadcast" : "a request to a device token"
             throw ValidationError(
-                path: path, rule: "encodes to an APNs payload of \(bytes.count) bytes; APNs allows \(Self.maxBytes)")
+                path: path,
+                rule: "encodes to an APNs payload of \(bytes.count) bytes; APNs allows \(maxBytes) in \(how)")
         }
         return bytes
     }

@@ -25,11 +25,16 @@ public struct LiveActivityNotification: Sendable, Equatable {
     public var dismissalDate: Int64?
     public var relevanceScore: Double?
     public var timestamp: Int64?
+    /// By tokens, as a broadcast, or both (`DeliveryMode`; default `auto`).
+    public var delivery: DeliveryMode
+    /// `apns-expiration` in epoch seconds (0: deliver at once or never); nil leaves APNs' default.
+    public var expiration: Int64?
 
     public init(
         event: Event, name: String? = nil, attributesType: String? = nil, attributes: [String: JSONValue]? = nil,
         contentState: [String: JSONValue]? = nil, alert: Alert? = nil, priority: Int = 10, staleDate: Int64? = nil,
-        dismissalDate: Int64? = nil, relevanceScore: Double? = nil, timestamp: Int64? = nil
+        dismissalDate: Int64? = nil, relevanceScore: Double? = nil, timestamp: Int64? = nil,
+        delivery: DeliveryMode = .auto, expiration: Int64? = nil
     ) {
         self.event = event
         self.name = name
@@ -42,10 +47,12 @@ public struct LiveActivityNotification: Sendable, Equatable {
         self.dismissalDate = dismissalDate
         self.relevanceScore = relevanceScore
         self.timestamp = timestamp
+        self.delivery = delivery
+        self.expiration = expiration
     }
 
     enum CodingKeys: String, CodingKey, CaseIterable {
-        case event, name, attributes, alert, priority, timestamp
+        case event, name, attributes, alert, priority, timestamp, delivery, expiration
         case attributesType = "attributes_type"
         case contentState = "content_state"
         case staleDate = "stale_date"
@@ -79,6 +86,16 @@ extension LiveActivityNotification: Decodable {
         self.dismissalDate = try c.decodeIfPresent(Int64.self, forKey: .dismissalDate)
         self.relevanceScore = try c.decodeIfPresent(Double.self, forKey: .relevanceScore)
         self.timestamp = try c.decodeIfPresent(Int64.self, forKey: .timestamp)
+        if let raw = try c.decodeIfPresent(String.self, forKey: .delivery) {
+            guard let mode = DeliveryMode(rawValue: raw) else {
+                throw ValidationError(
+                    path: at(.delivery), rule: "must be one of auto, broadcast, tokens, both")
+            }
+            self.delivery = mode
+        } else {
+            self.delivery = .auto
+        }
+        self.expiration = try c.decodeIfPresent(Int64.self, forKey: .expiration)
         try self.validate(at: at)
     }
 
@@ -86,11 +103,16 @@ extension LiveActivityNotification: Decodable {
     func validate(at: (CodingKeys) -> String) throws(ValidationError) {
         if let name { try RegistryRules.activityName(name, path: at(.name)) }
         if let attributesType { try RegistryRules.attributesType(attributesType, path: at(.attributesType)) }
-        guard self.priority == 5 || self.priority == 10 else {
-            throw ValidationError(path: at(.priority), rule: "must be 5 or 10")
+        // Apple: apns-priority 10, 5, or 1 for a broadcast; 1 only there (`PushRequest.route` checks the route).
+        guard self.priority == 5 || self.priority == 10 || self.priority == 1 else {
+            throw ValidationError(path: at(.priority), rule: "must be 10, 5, or 1 (1 for a broadcast only)")
+        }
+        if self.priority == 1 && self.delivery == .tokens {
+            throw ValidationError(path: at(.priority), rule: "may be 1 only for a broadcast, not with delivery tokens")
         }
         for (key, value) in [
             (CodingKeys.staleDate, self.staleDate), (.dismissalDate, self.dismissalDate), (.timestamp, self.timestamp),
+            (.expiration, self.expiration),
         ] {
             guard let value else { continue }
             guard value >= 0 else { throw ValidationError(path: at(key), rule: "must be epoch seconds, not negative") }

@@ -29,5 +29,7 @@ extension LiveActivityNotification: Encodable {
         try c.encodeIfPresent(self.dismissalDate, forKey: .dismissalDate)
         try c.encodeIfPresent(self.relevanceScore, forKey: .relevanceScore)
         try c.encodeIfPresent(self.timestamp, forKey: .timestamp)
+        if self.delivery != .auto { try c.encode(self.delivery.rawValue, forKey: .delivery) }
+        try c.encodeIfPresent(self.expiration, forKey: .expiration)
     }
 }

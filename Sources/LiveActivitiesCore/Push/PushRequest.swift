@@ -36,11 +36,15 @@ public struct PushRequest: Sendable, Equatable {
         }
     }
 
-    /// The APNs body with `timestamp` (the push's own, or the one the server assigns).
-    public func payload(timestamp: Int64) throws(ValidationError) -> [UInt8] {
+    /// The APNs body with `timestamp` (the push's own, or the one the server assigns), for its route: a start to a name
+    /// with a channel subscribes to it (`inputPushChannel`), and only a broadcast alone may use 5,120 bytes.
+    public func payload(
+        timestamp: Int64, route: DeliveryRoute = .tokens, inputPushChannel: String? = nil, prefix: String = ""
+    ) throws(ValidationError) -> [UInt8] {
         try APNsPayload.encode(
             self.liveActivity, timestamp: self.liveActivity.timestamp ?? timestamp,
-            path: "notification.ios.live_activity")
+            path: "\(prefix)notification.ios.live_activity", inputPushChannel: inputPushChannel,
+            maxBytes: route.maxPayloadBytes)
     }
 }
 
@@ -80,10 +84,12 @@ extension PushRequest: Decodable {
             }
             self.campaignCategories = categories
         }
-        // The size check needs the encoding; a 10-digit timestamp stands in for the one assigned at send.
+        // The size check needs the encoding; a 10-digit timestamp stands in for the one assigned at send. The route
+        // (and with it the limit: 4,096 bytes, or 5,120 for a broadcast alone) is known once the name's channel is.
         _ = try APNsPayload.encode(
             self.liveActivity, timestamp: self.liveActivity.timestamp ?? 1_800_000_000,
-            path: at("notification.ios.live_activity"))
+            path: at("notification.ios.live_activity"),
+            maxBytes: self.liveActivity.delivery == .tokens ? APNsPayload.maxBytes : APNsPayload.broadcastMaxBytes)
     }
 }
 

@@ -36,6 +36,42 @@ public struct PushReport: Sendable, Encodable, Equatable {
     public var finished: Date?
     /// When the first APNs request of the push went out.
     public var firstRequest: Date?
+    /// How it went out: `tokens`, `broadcast` or `both` (`DeliveryRoute`).
+    public var delivery: String = "tokens"
+    /// The broadcast request, for `broadcast` and `both`.
+    public var broadcast: Broadcast?
+
+    /// A push's one broadcast request and Apple's answer (status and reason nil until it is answered).
+    public struct Broadcast: Sendable, Encodable, Equatable {
+        public var channelID: String
+        public var status: Int?
+        public var reason: String?
+        public var apnsUniqueID: String?
+        public var sent: Date?
+
+        public init(channelID: String, status: Int?, reason: String?, apnsUniqueID: String?, sent: Date?) {
+            self.channelID = channelID
+            self.status = status
+            self.reason = reason
+            self.apnsUniqueID = apnsUniqueID
+            self.sent = sent
+        }
+
+        enum CodingKeys: String, CodingKey {
+            case status, reason, sent
+            case channelID = "channel_id"
+            case apnsUniqueID = "apns_unique_id"
+        }
+
+        public func encode(to encoder: any Encoder) throws {
+            var c = encoder.container(keyedBy: CodingKeys.self)
+            try c.encode(self.channelID, forKey: .channelID)
+            try c.encode(self.status, forKey: .status)
+            try c.encode(self.reason, forKey: .reason)
+            try c.encode(self.apnsUniqueID, forKey: .apnsUniqueID)
+            try c.encode(self.sent, forKey: .sent)
+        }
+    }
 
     public init(
         pushID: UUID, operationID: UUID, event: String, name: String?, state: PushState, failureReason: String?,
@@ -80,6 +116,7 @@ public struct PushReport: Sendable, Encodable, Equatable {
         case failureReason = "failure_reason"
         case failedByReason = "failed_by_reason"
         case firstRequest = "first_request"
+        case delivery, broadcast
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -95,6 +132,8 @@ public struct PushReport: Sendable, Encodable, Equatable {
         try c.encode(self.created, forKey: .created)
         try c.encode(self.finished, forKey: .finished)
         try c.encode(self.firstRequest, forKey: .firstRequest)
+        try c.encode(self.delivery, forKey: .delivery)
+        try c.encodeIfPresent(self.broadcast, forKey: .broadcast)
     }
 }
 
@@ -104,6 +143,8 @@ public protocol PushStore: Sendable {
     /// app, stores nothing and returns the first answer (`replayed` true).
     func submit(appID: Int64, _ pushes: [PushRequest], idempotencyKey: String?, now: Date) async throws
         -> (accepted: PushAccepted, replayed: Bool)
+    /// Checks what `submit` would check, the rules that depend on the names' broadcast channels included; stores nothing.
+    func validate(appID: Int64, _ pushes: [PushRequest], now: Date) async throws
     func report(appID: Int64, pushID: UUID) async throws -> PushReport?
     /// Cancels what has not been handed to APNs; nil when the push is not found. A finished push cancels 0.
     func cancel(appID: Int64, pushID: UUID) async throws -> Int?

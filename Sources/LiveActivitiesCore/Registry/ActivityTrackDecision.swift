@@ -16,14 +16,20 @@ public enum ActivityTrackDecision: Equatable, Sendable {
     public struct Current: Equatable, Sendable {
         public var id: Int64
         public var systemActivityID: String
+        /// "" when the instance has no token (reached through its broadcast channel).
         public var token: String
         public var attributesType: String
         public var isActive: Bool
+        public var broadcastChannelID: String
 
-        public init(id: Int64, systemActivityID: String, token: String, attributesType: String, isActive: Bool) {
+        public init(
+            id: Int64, systemActivityID: String, token: String, attributesType: String, isActive: Bool,
+            broadcastChannelID: String = ""
+        ) {
             self.id = id
             self.systemActivityID = systemActivityID
             self.token = token
+            self.broadcastChannelID = broadcastChannelID
             self.attributesType = attributesType
             self.isActive = isActive
         }
@@ -37,7 +43,9 @@ public enum ActivityTrackDecision: Equatable, Sendable {
         guard current.systemActivityID == requested.systemActivityID else {
             return requestedHasEnded ? .refuseEnded : .replace(instanceID: current.id)
         }
-        if current.token == requested.token && current.attributesType == requested.attributesType && current.isActive {
+        if current.token == requested.token && current.attributesType == requested.attributesType && current.isActive
+            && current.broadcastChannelID == requested.broadcastChannelID
+        {
             return .unchanged
         }
         return .rotate(instanceID: current.id)

@@ -3,7 +3,10 @@ import Foundation
 /// `PUT /api/channels/{id}/live-activities/{name}`: the instance iOS started under `name`.
 public struct ActivityTracking: Sendable, Equatable, Decodable {
     public var attributesType: String
+    /// The per-activity push token; "" for an instance reached only through its broadcast channel (iOS 18).
     public var token: String
+    /// The broadcast channel the activity subscribed to (`pushType: .channel(id)`); "" when none.
+    public var broadcastChannelID: String
     public var systemActivityID: String
     /// Epoch seconds: the gateway ends the activity then (one end push), unless it ended before.
     public var endAt: Int64?
@@ -13,11 +16,16 @@ public struct ActivityTracking: Sendable, Equatable, Decodable {
         case token
         case systemActivityID = "system_activity_id"
         case endAt = "end_at"
+        case broadcastChannelID = "broadcast_channel_id"
     }
 
-    public init(attributesType: String, token: String, systemActivityID: String, endAt: Int64? = nil) {
+    public init(
+        attributesType: String, token: String, systemActivityID: String, endAt: Int64? = nil,
+        broadcastChannelID: String = ""
+    ) {
         self.attributesType = attributesType
         self.token = token
+        self.broadcastChannelID = broadcastChannelID
         self.systemActivityID = systemActivityID
         self.endAt = endAt
     }
@@ -27,7 +35,16 @@ public struct ActivityTracking: Sendable, Equatable, Decodable {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         self.attributesType = try c.decode(String.self, forKey: .attributesType)
         try RegistryRules.attributesType(self.attributesType, path: "attributes_type")
-        self.token = try RegistryRules.token(c.decode(String.self, forKey: .token), path: "token")
+        let token = try c.decodeIfPresent(String.self, forKey: .token)
+        self.token = try token.map { raw throws(ValidationError) in try RegistryRules.token(raw, path: "token") } ?? ""
+        let channel = try c.decodeIfPresent(String.self, forKey: .broadcastChannelID)
+        if let channel { try RegistryRules.broadcastChannelID(channel, path: "broadcast_channel_id") }
+        self.broadcastChannelID = channel ?? ""
+        guard token != nil || channel != nil else {
+            throw ValidationError(
+                path: "token",
+                rule: "is required unless broadcast_channel_id names the channel the activity subscribed to")
+        }
         self.systemActivityID = try c.decode(String.self, forKey: .systemActivityID)
         try RegistryRules.systemActivityID(self.systemActivityID, path: "system_activity_id")
         self.endAt = try c.decodeIfPresent(Int64.self, forKey: .endAt)

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Input rules of the device registry. Pure functions: no I/O.
 public enum RegistryRules {
     /// APNs tokens are the bytes iOS gives, in hex: even length, 8 to 200 bytes. Upper case is accepted and
@@ -11,6 +13,24 @@ public enum RegistryRules {
             throw ValidationError(path: path, rule: "must contain only the hex digits 0-9 and a-f")
         }
         return raw.lowercased()
+    }
+
+    /// A broadcast channel id as Apple gives it: base64, of no fixed length (at most 256 characters here).
+    public static func broadcastChannelID(_ raw: String, path: String) throws(ValidationError) {
+        guard (1...256).contains(raw.utf8.count), raw.utf8.allSatisfy(Self.isBase64Byte),
+            Data(base64Encoded: raw) != nil
+        else {
+            throw ValidationError(path: path, rule: "must be a broadcast channel id: base64, at most 256 characters")
+        }
+    }
+
+    static func isBase64Byte(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
+            UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "+"), UInt8(ascii: "/"), UInt8(ascii: "="):
+            true
+        default: false
+        }
     }
 
     /// Activity names (`chest_timer_0`, `match:1234`): 1 to 64 characters of A-Z, a-z, 0-9 and `_ . : -`.

@@ -18,17 +18,25 @@ public struct DeliveryLedger: Sendable {
         let rows = try await self.database.client.query(
             """
             SELECT app_id, state, event, activity_name, attributes_type, audience::text, apns_payload, apns_timestamp,
-                   seq, apns_priority
+                   seq, apns_priority, delivery, broadcast_channel_id, apns_expiration
             FROM pushes WHERE id = \(id)
             """,
             logger: self.logger)
         for try await row in rows.decode(
-            (Int64, PushState, String, String?, String?, String, ByteBuffer, Int64, Int64, Int16).self)
+            (
+                Int64, PushState, String, String?, String?, String, ByteBuffer, Int64, Int64, Int16, String, String?,
+                Int64?
+            )
+            .self)
         {
-            return PushForDelivery(
+            var push = PushForDelivery(
                 id: id, appID: row.0, state: row.1, event: row.2, name: row.3, attributesType: row.4,
                 audience: try JSONDecoder().decode(Audience.self, from: Data(row.5.utf8)), payload: row.6,
                 timestamp: row.7, seq: row.8, priority: row.9)
+            push.route = DeliveryRoute(name: row.10, channelID: row.11) ?? .tokens
+            push.targets.broadcastChannelID = push.route.excludedChannel
+            push.expiration = row.12
+            return push
         }
         return nil
     }

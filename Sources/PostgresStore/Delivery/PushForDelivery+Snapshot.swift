@@ -14,13 +14,21 @@ extension PushForDelivery {
         var payload: String
         var timestamp: Int64
         var priority: Int16
+        /// `DeliveryRoute.name` and its channel; nil in jobs of builds before broadcast (tokens).
+        var delivery: String?
+        var channelID: String?
+        var expiration: Int64?
 
         enum CodingKeys: String, CodingKey {
-            case event, name, audience, payload, timestamp, priority
+            case event, name, audience, payload, timestamp, priority, delivery, expiration
             case attributesType = "attributes_type"
+            case channelID = "channel_id"
         }
 
-        init(_ push: PushRequest, body: [UInt8], timestamp: Int64) {
+        init(_ push: PushRequest, body: [UInt8], timestamp: Int64, route: DeliveryRoute = .tokens) {
+            self.delivery = route.name
+            self.channelID = route.channelID
+            self.expiration = push.liveActivity.expiration
             self.event = push.liveActivity.event.rawValue
             self.name = push.liveActivity.name
             self.attributesType = push.liveActivity.attributesType

@@ -14,8 +14,12 @@ public struct PushForDelivery: Sendable {
     public var timestamp: Int64
     /// The order in which the gateway accepted it (`pushes.seq`).
     public var seq: Int64
-    /// The APNs priority: 10 (immediate) or 5 (power considerate).
+    /// The APNs priority: 10 (immediate), 5 (power considerate), or 1 (a broadcast's low priority).
     public var priority: Int16
+    /// By tokens, as one broadcast, or both (decided when the push was accepted).
+    public var route: DeliveryRoute = .tokens
+    /// `apns-expiration` (epoch seconds), when the push sets one.
+    public var expiration: Int64?
 
     /// Its place in the order a device applies payloads in.
     public var order: PushOrder { PushOrder(timestamp: self.timestamp, seq: self.seq) }
@@ -31,6 +35,9 @@ extension PushForDelivery {
             id: id, appID: appID, state: .queued, event: snapshot.event, name: snapshot.name,
             attributesType: snapshot.attributesType, audience: snapshot.audience, payload: ByteBuffer(bytes: body),
             timestamp: snapshot.timestamp, seq: 0, priority: snapshot.priority)
+        self.route = DeliveryRoute(name: snapshot.delivery ?? "tokens", channelID: snapshot.channelID) ?? .tokens
+        self.targets.broadcastChannelID = self.route.excludedChannel
+        self.expiration = snapshot.expiration
     }
 
     init(

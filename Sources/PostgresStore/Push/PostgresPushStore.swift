@@ -17,7 +17,9 @@ public struct PostgresPushStore: PushStore {
         -> (accepted: PushAccepted, replayed: Bool)
     {
         let accepted = PushAccepted(operationID: UUID(), pushIDs: pushes.map { _ in UUID() })
-        let rows = try Self.rows(pushes, timestamp: Int64(now.timeIntervalSince1970))
+        let rows = try Self.rows(
+            pushes, timestamp: Int64(now.timeIntervalSince1970), channels: try await self.channels(appID: appID, pushes)
+        )
         // One statement (atomic by itself): a sender's push reaches the queue in one round trip, not five.
         let insert = try Self.insertStatement(rows, accepted: accepted, appID: appID, idempotencyKey: idempotencyKey)
         if try await Self.inserted(self.database.client.query(insert, logger: self.logger)) {
@@ -34,21 +36,52 @@ public struct PostgresPushStore: PushStore {
         throw PushStoreError.idempotencyRace
     }
 
+    public func validate(appID: Int64, _ pushes: [PushRequest], now: Date) async throws {
+        _ = try Self.rows(
+            pushes, timestamp: Int64(now.timeIntervalSince1970), channels: try await self.channels(appID: appID, pushes)
+        )
+    }
+
+    /// A name's broadcast channel decides the push's route (and with it a few rules): one read, only when a push may
+    /// go by broadcast or is a start.
+    private func channels(appID: Int64, _ pushes: [PushRequest]) async throws -> [String: BroadcastChannelRef] {
+        let names = PostgresBroadcastChannelStore.names(routing: pushes)
+        guard !names.isEmpty else { return [:] }
+        return try await PostgresBroadcastChannelStore.lookup(
+            self.database.client.query(
+                PostgresBroadcastChannelStore.lookupQuery(appID: appID, names: names), logger: self.logger))
+    }
+
     /// What a push row needs, encoded before any transaction starts.
     struct Rows {
         var pushes: [PushRequest]
         var payloads: [ByteBuffer]
         var audiences: [String]
         var requests: [String]
+        var routes: [DeliveryRoute]
         var timestamp: Int64
     }
 
-    static func rows(_ pushes: [PushRequest], timestamp: Int64) throws -> Rows {
+    /// `channels`: the broadcast channels of the pushes' names (`PostgresBroadcastChannelStore.lookupQuery`). A rule
+    /// that depends on the route throws the `ValidationError` naming the field.
+    static func rows(_ pushes: [PushRequest], timestamp: Int64, channels: [String: BroadcastChannelRef] = [:]) throws
+        -> Rows
+    {
         let encoder = JSONEncoder()
         encoder.outputFormatting = .sortedKeys
-        var rows = Rows(pushes: pushes, payloads: [], audiences: [], requests: [], timestamp: timestamp)
-        for push in pushes {
-            rows.payloads.append(ByteBuffer(bytes: try push.payload(timestamp: timestamp)))
+        var rows = Rows(pushes: pushes, payloads: [], audiences: [], requests: [], routes: [], timestamp: timestamp)
+        for (index, push) in pushes.enumerated() {
+            let prefix = pushes.count > 1 ? "[\(index)]." : ""
+            let channel = push.liveActivity.name.flatMap { channels[$0] }
+            let route = try push.route(channel: channel.map { ($0.channelID, $0.storage) }, prefix: prefix)
+            rows.routes.append(route)
+            // A start to a name with a channel subscribes the new activity to it (not with delivery tokens).
+            let subscribe =
+                push.liveActivity.event == .start && push.liveActivity.delivery != .tokens ? channel?.channelID : nil
+            rows.payloads.append(
+                ByteBuffer(
+                    bytes: try push.payload(
+                        timestamp: timestamp, route: route, inputPushChannel: subscribe, prefix: prefix)))
             rows.audiences.append(String(decoding: try encoder.encode(push.audience), as: UTF8.self))
             rows.requests.append(String(decoding: try encoder.encode(push), as: UTF8.self))
         }
@@ -84,7 +117,7 @@ public struct PostgresPushStore: PushStore {
             let push = pushes[index]
             let snapshot = PushForDelivery.Snapshot(
                 push, body: Array(rows.payloads[index].readableBytesView),
-                timestamp: push.liveActivity.timestamp ?? rows.timestamp)
+                timestamp: push.liveActivity.timestamp ?? rows.timestamp, route: rows.routes[index])
             return try JobRequest(
                 PushFanoutJob(pushID: accepted.pushIDs[index], push: snapshot), appID: appID, priority: 1)
         }
@@ -97,10 +130,11 @@ public struct PostgresPushStore: PushStore {
             ),
             inserted AS (
                 INSERT INTO pushes (id, app_id, operation_id, event, activity_name, attributes_type, audience, request,
-                                    apns_payload, apns_timestamp, apns_priority, campaign_categories, schedule_id)
+                                    apns_payload, apns_timestamp, apns_priority, campaign_categories, schedule_id,
+                                    delivery, broadcast_channel_id, apns_expiration)
                 SELECT x.id, \(appID), op.id, event, nullif(name, ''), nullif(type, ''), audience::jsonb,
                        request::jsonb, payload, ts, priority, string_to_array(categories, E'\\x1f'),
-                       nullif(schedule, '')::uuid
+                       nullif(schedule, '')::uuid, delivery, nullif(broadcast, ''), nullif(expiration, -1)
                 FROM op, unnest(\(accepted.pushIDs)::uuid[], \(pushes.map { $0.liveActivity.event.rawValue })::text[],
                             \(pushes.map { $0.liveActivity.name ?? "" })::text[],
                             \(pushes.map { $0.liveActivity.attributesType ?? "" })::text[], \(rows.audiences)::text[],
@@ -108,8 +142,11 @@ public struct PostgresPushStore: PushStore {
                             \(pushes.map { $0.liveActivity.timestamp ?? rows.timestamp })::int8[],
                             \(pushes.map { Int16($0.liveActivity.priority) })::int2[],
                             \(pushes.map { $0.campaignCategories.joined(separator: "\u{1f}") })::text[],
-                            \(schedules)::text[])
-                    AS x(id, event, name, type, audience, request, payload, ts, priority, categories, schedule)
+                            \(schedules)::text[], \(rows.routes.map(\.name))::text[],
+                            \(rows.routes.map { $0.channelID ?? "" })::text[],
+                            \(pushes.map { $0.liveActivity.expiration ?? -1 })::int8[])
+                    AS x(id, event, name, type, audience, request, payload, ts, priority, categories, schedule,
+                         delivery, broadcast, expiration)
                 RETURNING id
             ),
             queued AS (
@@ -132,7 +169,8 @@ public struct PostgresPushStore: PushStore {
         let rows = try await self.database.client.query(
             """
             SELECT push_id, operation_id, event, activity_name, state, failure_reason, targeted, sent, accepted, failed,
-                   skipped, canceled, failed_by_reason::text, created_at, finished_at, first_request_at, superseded
+                   skipped, canceled, failed_by_reason::text, created_at, finished_at, first_request_at, superseded,
+                   delivery, broadcast_channel_id, broadcast_status, broadcast_reason, apns_unique_id, broadcast_sent_at
             FROM push_report WHERE push_id = \(pushID) AND app_id = \(appID)
             """,
             logger: self.logger
@@ -140,11 +178,11 @@ public struct PostgresPushStore: PushStore {
         for try await row in rows.decode(
             (
                 UUID, UUID, String, String?, PushState, String?, Int64, Int64, Int64, Int64, Int64, Int64, String, Date,
-                Date?, Date?, Int64
+                Date?, Date?, Int64, String, String?, Int32?, String?, String?, Date?
             )
             .self)
         {
-            return PushReport(
+            var report = PushReport(
                 pushID: row.0, operationID: row.1, event: row.2, name: row.3.flatMap { $0.isEmpty ? nil : $0 },
                 state: row.4, failureReason: row.5,
                 counts: .init(
@@ -152,6 +190,12 @@ public struct PostgresPushStore: PushStore {
                     superseded: row.16),
                 failedByReason: (try? JSONDecoder().decode([String: Int64].self, from: Data(row.12.utf8))) ?? [:],
                 created: row.13, finished: row.14, firstRequest: row.15)
+            report.delivery = row.17
+            report.broadcast = row.18.map {
+                PushReport.Broadcast(
+                    channelID: $0, status: row.19.map(Int.init), reason: row.20, apnsUniqueID: row.21, sent: row.22)
+            }
+            return report
         }
         return nil
     }

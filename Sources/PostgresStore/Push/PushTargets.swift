@@ -11,6 +11,8 @@ public struct PushTargets: Sendable {
     public var name: String?
     public var attributesType: String?
     public var audience: Audience
+    /// With delivery `both`: instances subscribed to this broadcast channel get the broadcast, not a token request.
+    public var broadcastChannelID: String?
 
     public init(
         appID: Int64, event: LiveActivityNotification.Event, name: String?, attributesType: String?, audience: Audience
@@ -40,10 +42,13 @@ public struct PushTargets: Sendable {
                   AND \(self.audience.predicate(&sql, app: app))
                 """
         }
+        // Instances tracked as subscribed to a broadcast channel may have no token: only a broadcast reaches them.
+        let subscribed = self.broadcastChannelID.map { " AND t.broadcast_channel_id IS DISTINCT FROM \(sql.bind($0))" }
         return """
             FROM live_activities t
             JOIN apps a ON a.id = t.app_id
             WHERE t.app_id = \(app) AND t.name = \(sql.bind(self.name ?? "")) AND t.state = 'active'
+              AND t.push_token IS NOT NULL\(subscribed ?? "")
               AND t.environment = a.apns_environment AND t.started_at > now() - a.activity_max_age AND \(enabled)
               AND \(self.audience.predicate(&sql, app: app))
             """

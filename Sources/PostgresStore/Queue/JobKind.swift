@@ -21,6 +21,8 @@ public struct JobKind: RawRepresentable, Hashable, Sendable, ExpressibleByString
     public static let registryPurge: JobKind = "maintenance.registry_purge"
     /// Recurring: ends activities idle past their app's policy.
     public static let idleEnd: JobKind = "maintenance.idle_end"
+    /// Recurring: deletes idle broadcast channels and compares the rest with Apple's list.
+    public static let broadcastMaintenance: JobKind = "maintenance.broadcast_channels"
     /// Recurring: folds deferred delivery stamps into their instances.
     public static let foldStamps: JobKind = "delivery.fold_stamps"
 }

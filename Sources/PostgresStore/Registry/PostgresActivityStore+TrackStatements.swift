@@ -81,15 +81,17 @@ extension PostgresActivityStore {
 /// Many calls go in one statement (see `TrackBatcher`), one row per call in their order; no two share a channel and
 /// name, so each write is matched back to its call by the instance id or by `(channel_id, name)`.
 struct TrackStatement: PostgresPreparedStatement {
-    static let name = "lagw_track_v3"
+    static let name = "lagw_track_v4"
     static let sql = """
         WITH input AS (
-            SELECT * FROM unnest($1::uuid[], $2::int8[], $3::text[], $4::text[], $5::text[], $6::text[])
-                WITH ORDINALITY AS x(channel_id, app_id, name, system_activity_id, token, attributes_type, n)
+            SELECT x.channel_id, x.app_id, x.name, x.system_activity_id, nullif(x.token, '') AS token,
+                   x.attributes_type, nullif(x.broadcast, '') AS broadcast, x.n
+            FROM unnest($1::uuid[], $2::int8[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[])
+                WITH ORDINALITY AS x(channel_id, app_id, name, system_activity_id, token, attributes_type, broadcast, n)
         ),
         found AS (
             SELECT x.n, a.apns_environment AS environment, la.id, la.system_activity_id, la.push_token,
-                   la.attributes_type, la.state,
+                   la.attributes_type, la.state, la.broadcast_channel_id,
                    EXISTS (SELECT 1 FROM live_activities e
                            WHERE e.channel_id = c.id AND e.system_activity_id = x.system_activity_id
                              AND e.state IN ('ended', 'expired')) AS requested_has_ended
@@ -101,24 +103,28 @@ struct TrackStatement: PostgresPreparedStatement {
         ),
         rotated AS (
             UPDATE live_activities la
-            SET push_token = x.token, attributes_type = x.attributes_type, environment = f.environment,
+            SET push_token = x.token, broadcast_channel_id = x.broadcast, attributes_type = x.attributes_type,
+                environment = f.environment,
                 state = 'active', invalid_reason = NULL, invalidated_at = NULL, token_updated_at = now()
             FROM found f JOIN input x ON x.n = f.n
             WHERE la.id = f.id AND la.system_activity_id = x.system_activity_id AND la.state IN ('active', 'invalid')
               AND f.system_activity_id = x.system_activity_id
-              AND NOT (f.push_token = x.token AND f.attributes_type = x.attributes_type AND f.state = 'active')
+              AND NOT (f.push_token IS NOT DISTINCT FROM x.token AND f.attributes_type = x.attributes_type
+                       AND f.broadcast_channel_id IS NOT DISTINCT FROM x.broadcast AND f.state = 'active')
             RETURNING la.id
         ),
         started AS (
             INSERT INTO live_activities
-                (app_id, channel_id, name, attributes_type, system_activity_id, push_token, environment)
-            SELECT x.app_id, x.channel_id, x.name, x.attributes_type, x.system_activity_id, x.token, f.environment
+                (app_id, channel_id, name, attributes_type, system_activity_id, push_token, environment,
+                 broadcast_channel_id)
+            SELECT x.app_id, x.channel_id, x.name, x.attributes_type, x.system_activity_id, x.token, f.environment,
+                   x.broadcast
             FROM found f JOIN input x ON x.n = f.n
             WHERE f.id IS NULL AND NOT f.requested_has_ended
             RETURNING id, channel_id, name
         )
         SELECT x.n, f.environment, f.id, f.system_activity_id, f.push_token, f.attributes_type, f.state,
-               f.requested_has_ended, r.id, s.id
+               f.requested_has_ended, r.id, s.id, f.broadcast_channel_id
         FROM input x
         LEFT JOIN found f ON f.n = x.n
         LEFT JOIN rotated r ON r.id = f.id
@@ -152,24 +158,26 @@ struct TrackStatement: PostgresPreparedStatement {
     var calls: [Call]
 
     func makeBindings() throws -> PostgresBindings {
-        var bindings = PostgresBindings(capacity: 6)
+        var bindings = PostgresBindings(capacity: 7)
         bindings.append(self.calls.map(\.channelID))
         bindings.append(self.calls.map(\.appID))
         bindings.append(self.calls.map(\.name))
         bindings.append(self.calls.map(\.tracking.systemActivityID))
         bindings.append(self.calls.map(\.tracking.token))
         bindings.append(self.calls.map(\.tracking.attributesType))
+        bindings.append(self.calls.map(\.tracking.broadcastChannelID))
         return bindings
     }
 
     func decodeRow(_ row: PostgresRow) throws -> Row {
-        let (n, environment, id, systemID, token, type, state, ended, rotated, started) = try row.decode(
-            (Int64, String?, Int64?, String?, String?, String?, String?, Bool?, Int64?, Int64?).self)
+        let (n, environment, id, systemID, token, type, state, ended, rotated, started, broadcast) = try row.decode(
+            (Int64, String?, Int64?, String?, String?, String?, String?, Bool?, Int64?, Int64?, String?).self)
         guard let environment else { return Row(index: Int(n) - 1, found: nil) }
         var current: ActivityTrackDecision.Current?
-        if let id, let systemID, let token, let type, let state {
+        if let id, let systemID, let type, let state {
             current = .init(
-                id: id, systemActivityID: systemID, token: token, attributesType: type, isActive: state == "active")
+                id: id, systemActivityID: systemID, token: token ?? "", attributesType: type,
+                isActive: state == "active", broadcastChannelID: broadcast ?? "")
         }
         return Row(
             index: Int(n) - 1,
@@ -182,7 +190,7 @@ struct TrackStatement: PostgresPreparedStatement {
 /// Ends instance `replacing` as `replaced` and starts this activity under the name, in one statement: nothing starts
 /// unless that instance was still current.
 struct TrackReplaceStatement: PostgresPreparedStatement {
-    static let name = "lagw_track_replace_v1"
+    static let name = "lagw_track_replace_v2"
     static let sql = """
         WITH replaced AS (
             UPDATE live_activities SET state = 'ended', ended_reason = 'replaced', ended_at = now()
@@ -190,8 +198,9 @@ struct TrackReplaceStatement: PostgresPreparedStatement {
             RETURNING id
         )
         INSERT INTO live_activities
-            (app_id, channel_id, name, attributes_type, system_activity_id, push_token, environment)
-        SELECT $1, $2, $3, $4, $5, $6, $7
+            (app_id, channel_id, name, attributes_type, system_activity_id, push_token, environment,
+             broadcast_channel_id)
+        SELECT $1, $2, $3, $4, $5, nullif($6, ''), $7, nullif($9, '')
         WHERE EXISTS (SELECT 1 FROM replaced)
         RETURNING id
         """
@@ -204,7 +213,7 @@ struct TrackReplaceStatement: PostgresPreparedStatement {
     var replacing: Int64
 
     func makeBindings() throws -> PostgresBindings {
-        var bindings = PostgresBindings(capacity: 8)
+        var bindings = PostgresBindings(capacity: 9)
         bindings.append(self.appID)
         bindings.append(self.channelID)
         bindings.append(self.name)
@@ -213,6 +222,7 @@ struct TrackReplaceStatement: PostgresPreparedStatement {
         bindings.append(self.tracking.token)
         bindings.append(self.environment)
         bindings.append(self.replacing)
+        bindings.append(self.tracking.broadcastChannelID)
         return bindings
     }
 

@@ -38,11 +38,18 @@ public struct ActivityPolicies: Sendable, Equatable, Codable {
     public var activityMaxAgeSeconds: Int?
     public var retentionSeconds: Int?
     public var idleEnd: [IdleEnd]
+    /// A broadcast channel with no push and no tracked instance for this long is deleted (default 24 h).
+    public var broadcastIdleSeconds: Int?
+    /// The channel reconcile deletes at Apple the channels only Apple knows (default false: other systems may share
+    /// the bundle id).
+    public var broadcastDeleteUnknown: Bool?
 
     enum CodingKeys: String, CodingKey, CaseIterable {
         case activityMaxAgeSeconds = "activity_max_age_seconds"
         case retentionSeconds = "retention_seconds"
         case idleEnd = "idle_end"
+        case broadcastIdleSeconds = "broadcast_idle_seconds"
+        case broadcastDeleteUnknown = "broadcast_delete_unknown"
     }
 
     public init(from decoder: any Decoder) throws {
@@ -57,6 +64,11 @@ public struct ActivityPolicies: Sendable, Equatable, Codable {
             throw ValidationError(path: "retention_seconds", rule: "must not be negative")
         }
         self.idleEnd = try c.decodeIfPresent([IdleEnd].self, forKey: .idleEnd) ?? []
+        self.broadcastIdleSeconds = try c.decodeIfPresent(Int.self, forKey: .broadcastIdleSeconds)
+        if let idle = self.broadcastIdleSeconds, !(60...2_592_000).contains(idle) {
+            throw ValidationError(path: "broadcast_idle_seconds", rule: "must be 60 to 2592000 (30 days)")
+        }
+        self.broadcastDeleteUnknown = try c.decodeIfPresent(Bool.self, forKey: .broadcastDeleteUnknown)
         let types = self.idleEnd.map { $0.attributesType ?? "" }
         guard Set(types).count == types.count else {
             throw ValidationError(path: "idle_end", rule: "names each attributes type (and the default) at most once")
@@ -71,6 +83,9 @@ public struct ActivityPolicies: Sendable, Equatable, Codable {
                 UPDATE apps SET
                     activity_max_age = coalesce(make_interval(secs => \(self.activityMaxAgeSeconds)), activity_max_age),
                     registry_retention = coalesce(make_interval(secs => \(self.retentionSeconds)), registry_retention),
+                    broadcast_idle_after = coalesce(
+                        make_interval(secs => \(self.broadcastIdleSeconds)), broadcast_idle_after),
+                    broadcast_delete_unknown = coalesce(\(self.broadcastDeleteUnknown), broadcast_delete_unknown),
                     updated_at = now()
                 WHERE app_key = \(appKey) RETURNING id
                 """,

@@ -64,6 +64,28 @@ public struct ScheduleFiring: JobHandler {
                 }
                 due.append((id, appID, push))
             }
+            // A name's broadcast channel decides each push's route, as for a push posted now; a push whose route no
+            // longer holds (its channel was deleted since it was scheduled with delivery broadcast) is skipped.
+            var routable: [(id: UUID, appID: Int64, push: PushRequest)] = []
+            var channels: [Int64: [String: BroadcastChannelRef]] = [:]
+            for (appID, group) in Dictionary(grouping: due, by: \.appID) {
+                let names = PostgresBroadcastChannelStore.names(routing: group.map(\.push))
+                channels[appID] =
+                    names.isEmpty
+                    ? [:]
+                    : try await PostgresBroadcastChannelStore.lookup(
+                        connection.query(
+                            PostgresBroadcastChannelStore.lookupQuery(appID: appID, names: names), logger: logger))
+            }
+            for entry in due {
+                let channel = entry.push.liveActivity.name.flatMap { channels[entry.appID]?[$0] }
+                if (try? entry.push.route(channel: channel.map { ($0.channelID, $0.storage) })) == nil {
+                    skipped.append((entry.id, "invalid_push"))
+                } else {
+                    routable.append(entry)
+                }
+            }
+            due = routable
             if !skipped.isEmpty {
                 try await connection.query(
                     """
@@ -78,7 +100,9 @@ public struct ScheduleFiring: JobHandler {
             for (appID, group) in Dictionary(grouping: due, by: \.appID) {
                 let accepted = PushAccepted(operationID: UUID(), pushIDs: group.map { _ in UUID() })
                 try await PostgresPushStore.insert(
-                    try PostgresPushStore.rows(group.map(\.push), timestamp: timestamp), accepted: accepted,
+                    try PostgresPushStore.rows(
+                        group.map(\.push), timestamp: timestamp, channels: channels[appID] ?? [:]),
+                    accepted: accepted,
                     appID: appID, scheduleIDs: group.map(\.id), on: connection, logger: logger)
                 fired += zip(group.map(\.id), accepted.pushIDs).map { ($0, $1) }
             }

@@ -31,7 +31,10 @@ struct EndToEndHarness: Sendable {
         let workers = WorkerProcesses()
         defer { workers.killAll() }
         do {
-            try await GatewayHarness.run(masterKey: masterKey) { gateway in
+            let broadcastEndpoint = APNsEndpoint(host: "127.0.0.1", port: simulator.broadcastPort)
+            let broadcast = APNsBroadcastClient(
+                endpoints: .init(manage: broadcastEndpoint, send: broadcastEndpoint), trustRoots: simulator.trustRoots)
+            try await GatewayHarness.run(masterKey: masterKey, broadcast: broadcast) { gateway in
                 let key = P256.Signing.PrivateKey()
                 let created = try await gateway.request(
                     .post, "/admin/apps",
@@ -58,6 +61,8 @@ struct EndToEndHarness: Sendable {
                 var env: [String: String] = [
                     "DATABASE_URL": gateway.databaseURL.connectionString, "MASTER_KEY": keyBase64,
                     "APNS_ENDPOINT": "https://127.0.0.1:\(simulator.apnsPort)", "APNS_CA_FILE": caFile.path,
+                    "APNS_MANAGE_ENDPOINT": "https://127.0.0.1:\(simulator.broadcastPort)",
+                    "APNS_BROADCAST_ENDPOINT": "https://127.0.0.1:\(simulator.broadcastPort)",
                     "WORKER_PORT": "0", "LOG_LEVEL": "warning", "DATABASE_POOL_SIZE": "6", "WORKER_LEASE_SECONDS": "3",
                     "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin",
                 ]

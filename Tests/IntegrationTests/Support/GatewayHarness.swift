@@ -24,6 +24,7 @@ struct GatewayHarness: Sendable {
         logs: LogCapture? = nil,
         maxBodyBytes: Int = 64 * 1024,
         masterKey: MasterKey = .random(),
+        broadcast: APNsBroadcastClient = APNsBroadcastClient(),
         _ body: @Sendable (GatewayHarness) async throws -> Void
     ) async throws {
         try await withTestDatabaseURL { database, url in
@@ -36,12 +37,19 @@ struct GatewayHarness: Sendable {
             }
             logger.logLevel = .trace
             let dependencies = GatewayDependencies(
-                database: Database(client: database.client, logger: logger), masterKey: configuration.masterKey)
+                database: Database(client: database.client, logger: logger), masterKey: configuration.masterKey,
+                broadcast: broadcast)
             let app = buildApplication(configuration: configuration, dependencies: dependencies, logger: logger)
-            try await app.test(.live) { client in
-                try await body(
-                    GatewayHarness(client: client, database: database, databaseURL: configuration.databaseURL))
+            do {
+                try await app.test(.live) { client in
+                    try await body(
+                        GatewayHarness(client: client, database: database, databaseURL: configuration.databaseURL))
+                }
+            } catch {
+                await broadcast.shutdown()
+                throw error
             }
+            await broadcast.shutdown()
         }
     }
 
