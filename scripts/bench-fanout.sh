@@ -203,26 +203,6 @@ SELECT '  POST -> request received by the simulator: ' || count(*) || ' of them,
        || ', max ' || round(1000 * max(first)) || ' ms'
 FROM d
 SQL
-# Broadcasts: POST -> the broadcast request received by the simulator, during the fan-out and then idle (40 more,
-# 100 ms apart, after everything else has finished).
-for _ in $(seq 40); do ts=$((ts + 1)); cast "$ts"; sleep 0.1; done
-sleep 1
-cast_query=$(printf %s "$live_channel" | sed -e 's/+/%2B/g' -e 's|/|%2F|g' -e 's/=/%3D/g')
-cast_times() {  # $1: first index, $2: count
-    local pairs
-    pairs=$(for i in $(seq "$1" $(($1 + $2 - 1))); do printf "(%s,'%s')," "${cast_ts[$i]}" "${cast_ids[$i]}"; done)
-    psql -qAt "$DATABASE_URL" -v notes="$(curl -fsS "http://127.0.0.1:$sim_admin/broadcasts?channel_id=$cast_query")" <<SQL
-WITH sent(ts, push_id) AS (VALUES ${pairs%,}),
-     seen AS (SELECT (n -> 'body' -> 'aps' ->> 'timestamp')::bigint AS ts, (n ->> 'received_at')::float8 AS at
-              FROM jsonb_array_elements(:'notes'::jsonb) n),
-     d AS (SELECT seen.at - extract(epoch FROM p.created_at) AS first
-           FROM sent JOIN seen USING (ts) JOIN pushes p ON p.id = sent.push_id::uuid)
-SELECT count(*) || ' of them, p50 ' || $(pcts first) || ', max ' || round(1000 * max(first)) || ' ms' FROM d
-SQL
-}
-echo "   other app's broadcasts, POST -> broadcast request received by the simulator:"
-echo "     during the fan-out: $(cast_times 0 "$busy_casts")"
-echo "     idle:               $(cast_times "$busy_casts" 40)"
 echo "   phase time summed over workers (chunks run in parallel, so sums exceed wall time):"
 i=0
 for p in "${wpids[@]}"; do
@@ -265,3 +245,25 @@ FROM pg_stat_statements s LEFT JOIN bench_statements b USING (userid, dbid, quer
 WHERE s.query LIKE 'WITH taken AS%'"
 echo "   postgres CPU from the end of the push to the last fold: $(awk -v a="$(pg_cpu)" -v b="$pg_after" 'BEGIN { printf "%.1f", a - b }') s" \
     "(autovacuum included: $(psql -qAt "$DATABASE_URL" -c "SELECT autovacuum_count FROM pg_stat_user_tables WHERE relname = 'live_activities'") run(s) on live_activities so far)"
+# Broadcasts: POST -> the broadcast request sent by the worker and received by the simulator, during the fan-out and
+# then idle (40 more, 100 ms apart, once the fan-out's deferred stamps are folded: the machine is quiet again).
+for _ in $(seq 40); do ts=$((ts + 1)); cast "$ts"; sleep 0.1; done
+sleep 1
+cast_query=$(printf %s "$live_channel" | sed -e 's/+/%2B/g' -e 's|/|%2F|g' -e 's/=/%3D/g')
+cast_times() {  # $1: first index, $2: count
+    local pairs
+    pairs=$(for i in $(seq "$1" $(($1 + $2 - 1))); do printf "(%s,'%s')," "${cast_ts[$i]}" "${cast_ids[$i]}"; done)
+    psql -qAt "$DATABASE_URL" -v notes="$(curl -fsS "http://127.0.0.1:$sim_admin/broadcasts?channel_id=$cast_query")" <<SQL
+WITH sent(ts, push_id) AS (VALUES ${pairs%,}),
+     seen AS (SELECT (n -> 'body' -> 'aps' ->> 'timestamp')::bigint AS ts, (n ->> 'received_at')::float8 AS at
+              FROM jsonb_array_elements(:'notes'::jsonb) n),
+     d AS (SELECT seen.at - extract(epoch FROM p.created_at) AS first,
+                  extract(epoch FROM p.broadcast_sent_at - p.created_at) AS out
+           FROM sent JOIN seen USING (ts) JOIN pushes p ON p.id = sent.push_id::uuid)
+SELECT count(*) || ': sent by the worker p50 ' || $(pcts out) || '; received by the simulator p50 ' || $(pcts first)
+       || ', max ' || round(1000 * max(first)) || ' ms' FROM d
+SQL
+}
+echo "   other app's broadcasts, POST -> broadcast request:"
+echo "     during the fan-out: $(cast_times 0 "$busy_casts")"
+echo "     idle:               $(cast_times "$busy_casts" 40)"

@@ -52,7 +52,9 @@ struct BroadcastSender: Sendable {
         guard let (bundleID, credentials) = try await self.deliveries.configuration(appID: push.appID) else { return }
         let started = clock.now
         var answer: (status: Int?, reason: String?, uniqueID: String?) = (nil, "no_answer", nil)
+        var sentAt = Date()
         for attempt in 1...self.settings.maxAttempts {
+            sentAt = Date()
             do {
                 let reply = try await self.client.send(
                     bundleID: bundleID, channelID: channelID, priority: Int(push.priority),
@@ -78,7 +80,7 @@ struct BroadcastSender: Sendable {
         }
         try await self.ledger.record(
             pushID: push.id, appID: push.appID, channelID: channelID, seq: seq, status: answer.status,
-            reason: answer.reason, uniqueID: answer.uniqueID)
+            reason: answer.reason, uniqueID: answer.uniqueID, sentAt: sentAt)
     }
 
     private func count(_ outcome: String) {

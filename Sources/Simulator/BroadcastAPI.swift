@@ -38,13 +38,14 @@ enum BroadcastAPI {
             var request = request
             // One byte past Apple's limit is enough to answer PayloadTooLarge.
             let body = try await request.collectBody(upTo: BroadcastRules.maxPayloadBytes + 1)
-            // The latency knob holds broadcast answers back too: Apple is as far away for them.
+            // Judged (and recorded, with the time it arrived) at once; the latency knob then holds the answer back,
+            // as for any APNs request: Apple is as far away for broadcasts.
+            let answer = BroadcastRules(state: state).send(
+                bundleID: context.parameters.get("bundle") ?? "", headers: Self.fields(request),
+                body: Data(body.readableBytesView))
             let latency = state.currentKnobs.latencyMs
             if latency > 0 { try await Task.sleep(for: .milliseconds(latency)) }
-            return Self.answer(
-                BroadcastRules(state: state).send(
-                    bundleID: context.parameters.get("bundle") ?? "", headers: Self.fields(request),
-                    body: Data(body.readableBytesView)))
+            return Self.answer(answer)
         }
         return router
     }

@@ -49,10 +49,12 @@ public struct BroadcastLedger: Sendable {
         return (.finished, 0)
     }
 
-    /// Apple's answer (status nil: none came; `reason` says why), the channel's lease released. A push that goes by
+    /// Apple's answer (status nil: none came; `reason` says why), the channel's lease released. `sentAt`: when the
+    /// (last) request went out, which `push_report.seconds_to_broadcast` measures from the POST. A push that goes by
     /// broadcast alone ends here: done when Apple accepted it, failed otherwise.
     public func record(
-        pushID: UUID, appID: Int64, channelID: String, seq: Int64, status: Int?, reason: String?, uniqueID: String?
+        pushID: UUID, appID: Int64, channelID: String, seq: Int64, status: Int?, reason: String?, uniqueID: String?,
+        sentAt: Date? = nil
     ) async throws {
         let accepted = status == 200
         // A broadcast left out because a newer one went first did what it should: the push is done, not failed.
@@ -68,7 +70,7 @@ public struct BroadcastLedger: Sendable {
             )
             UPDATE pushes
             SET broadcast_status = \(status.map(Int32.init)), broadcast_reason = \(reason), apns_unique_id = \(uniqueID),
-                broadcast_sent_at = now(), started_at = coalesce(started_at, now()),
+                broadcast_sent_at = coalesce(\(sentAt), now()), started_at = coalesce(started_at, now()),
                 state = CASE WHEN delivery = 'broadcast' THEN (CASE WHEN \(ended) THEN 'done' ELSE 'failed' END)
                              ELSE state END,
                 failure_reason = CASE WHEN delivery = 'broadcast' AND NOT \(ended) THEN \(reason)
