@@ -155,7 +155,7 @@ Try it: a device registers, tracks a live activity, and a marketer updates it.
 
 A broadcast (iOS 18): one channel per activity name, one request for every subscribed device.
 
-  curl -s -u "\$APP_KEY:\$MASTER_SECRET" -X PUT -H 'Content-Type: application/json' -d '{"storage":"none"}' \
+  curl -s -u "\$APP_KEY:\$MASTER_SECRET" -X PUT -H 'Content-Type: application/json' -d '{"storage":"none"}' \\
     \$GATEWAY_URL/api/broadcast-channels/match
   curl -s -u "\$APP_KEY:\$MASTER_SECRET" -H 'Content-Type: application/json' \$GATEWAY_URL/api/push -d '{
     "audience":"all","device_types":["ios"],
