@@ -132,7 +132,7 @@ big_id=$(curl -fsS -u "$big_auth" -H 'Content-Type: application/json' "http://12
     -d '{"audience":"all","device_types":["ios"],"notification":{"ios":{"live_activity":{"event":"update","name":"match","content_state":{"home":1,"away":0,"minute":67}}}}}' | json_push_id)
 echo "   push $big_id"
 
-# The other app: one single-activity update every 200 ms while the fan-out runs.
+# The other app: one single-activity update every 200 ms while the fan-out runs, and a broadcast every 100 ms.
 # Timestamps well in the past, one a push: at most 60 s ahead is accepted, and they must rise.
 ts=$(( $(date +%s) - 100000 ))
 small_ids=()
@@ -155,7 +155,10 @@ while true; do
     small_ids+=("$(curl -fsS -u "$small_auth" -H 'Content-Type: application/json' "http://127.0.0.1:$gw_port/api/push" \
         -d "{\"audience\":\"all\",\"device_types\":[\"ios\"],\"notification\":{\"ios\":{\"live_activity\":{\"event\":\"update\",\"name\":\"solo\",\"content_state\":{\"n\":$ts},\"timestamp\":$ts}}}}" | json_push_id)")
     cast "$ts"
-    sleep 0.2
+    sleep 0.1
+    ts=$((ts + 1))
+    cast "$ts"
+    sleep 0.1
 done
 busy_casts=${#cast_ids[@]}
 # CPU up to the end of the push: the deferred stamps are folded after it, and measured on their own below.

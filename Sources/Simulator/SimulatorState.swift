@@ -238,12 +238,6 @@ public final class SimulatorState: Sendable {
     }
 }
 
-/// A broadcast channel in the simulator's registry.
-struct BroadcastChannelRecord: Sendable {
-    var messageStoragePolicy: Int
-    var createdAt: Double
-}
-
 extension SimulatorState {
     func broadcastAccepted(channelID: String, record: RecordedNotification) {
         self.counters.withLock { c in

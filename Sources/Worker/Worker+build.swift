@@ -60,10 +60,12 @@ func buildWorker(configuration: WorkerConfiguration) async throws -> ServiceGrou
     var apnsLogger = Logger(label: "worker.apns")
     apnsLogger.logLevel = configuration.logLevel
     let apns = try makeAPNsClient(configuration: configuration, expressEventLoop: express.eventLoop, logger: apnsLogger)
-    // Broadcasts and channel maintenance share the provider tokens of the per-token client.
+    // Broadcasts and channel maintenance share the provider tokens of the per-token client, and live on the express
+    // lane's loop: never queued behind the fan-out connections' reads and writes on the other loops.
     let broadcast = APNsBroadcastClient(
         endpoints: configuration.broadcastEndpoints,
-        trustRoots: try BroadcastConfiguration.trustRoots(file: configuration.apnsCAFile), tokens: apns.tokens)
+        trustRoots: try BroadcastConfiguration.trustRoots(file: configuration.apnsCAFile), tokens: apns.tokens,
+        eventLoopGroup: express.eventLoop)
     let runner = JobRunner(
         queue: queue,
         wakeups: queue,

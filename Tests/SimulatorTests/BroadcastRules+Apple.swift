@@ -57,16 +57,20 @@ import Testing
         #expect(self.send(nil, body: Self.update).reason == "MissingChannelId")
         #expect(self.send("not base64!", body: Self.update).reason == "BadChannelId")
         // A channel that stores nothing accepts only an expiration of 0.
-        #expect(self.send(none, headers: ["apns-expiration": "1900000000"], body: Self.update).reason == "BadExpirationDate")
+        #expect(
+            self.send(none, headers: ["apns-expiration": "1900000000"], body: Self.update).reason == "BadExpirationDate"
+        )
         #expect(self.send(none, headers: ["apns-expiration": "0"], body: Self.update).status == 200)
         #expect(self.send(latest, headers: ["apns-expiration": "1900000000"], body: Self.update).status == 200)
         #expect(self.send(none, headers: ["apns-priority": "1"], body: Self.update).status == 200)
         #expect(self.send(none, headers: ["apns-priority": "7"], body: Self.update).reason == "BadPriority")
         #expect(self.send(none, headers: ["apns-push-type": "alert"], body: Self.update).reason == "InvalidPushType")
         // A broadcast cannot start an activity.
-        let start = #"{"aps":{"timestamp":1,"event":"start","content-state":{},"attributes-type":"T","attributes":{},"alert":{"title":"t"}}}"#
+        let start =
+            #"{"aps":{"timestamp":1,"event":"start","content-state":{},"attributes-type":"T","attributes":{},"alert":{"title":"t"}}}"#
         #expect(self.send(none, body: start).reason == "InvalidPayload")
-        let big = #"{"aps":{"timestamp":1,"event":"update","content-state":{"s":"\#(String(repeating: "x", count: 5100))"}}}"#
+        let big =
+            #"{"aps":{"timestamp":1,"event":"update","content-state":{"s":"\#(String(repeating: "x", count: 5100))"}}}"#
         #expect(self.send(none, body: big).status == 413)
         #expect(self.state.snapshot().broadcasts == 5)
     }
