@@ -105,6 +105,18 @@ struct PushBatchHandler: JobHandler {
         let reached = try await superseders.reached(chunk, gen: gen, push: push, ledger: self.ledger)
         var pending: [Int] = []
         for (index, target) in chunk.enumerated() {
+            switch target.hold {
+            case .none: break
+            case .alreadyActive:
+                outcome.alreadyActive += 1
+                continue
+            case .startBudget:
+                outcome.startBudget += 1
+                continue
+            case .suspectToken:
+                outcome.suspectToken += 1
+                continue
+            }
             let decision =
                 reached.contains(target.channelID)
                 ? .supersede : push.order.decision(for: push.targets.event, lastSent: target.lastSent)
@@ -170,5 +182,8 @@ struct PushBatchHandler: JobHandler {
         counter("failed").increment(by: outcome.failures.count)
         counter("skipped").increment(by: outcome.skipped)
         counter("superseded").increment(by: outcome.superseded)
+        counter("already_active").increment(by: outcome.alreadyActive)
+        counter("start_budget").increment(by: outcome.startBudget)
+        counter("suspect_token").increment(by: outcome.suspectToken)
     }
 }

@@ -41,7 +41,7 @@ import Testing
             let start = try await e2e.send(
                 Self.push(
                     #"""
-                    {"event":"start","attributes_type":"MatchAttributes","attributes":{"home":"Lions","away":"Tigers"},
+                    {"event":"start","name":"match","attributes_type":"MatchAttributes","attributes":{"home":"Lions","away":"Tigers"},
                      "content_state":{"home":0,"away":0,"minute":0},"stale_date":1800003600,"relevance_score":50,
                      "alert":{"title":"Kick-off","body":"Lions v Tigers is about to start","sound":"whistle.caf"},
                      "timestamp":1700000000}

@@ -15,7 +15,7 @@ import Testing
           "notification":{"ios":{"live_activity":{"event":"update","name":"match","priority":5,
                                                   "content_state":{"home":2},"timestamp":1700000123}}}},
          {"audience":{"ios_channel":["8f5a7e1c-0b5e-4f5e-9d1c-2f1a6b3c4d5e"]},"device_types":["ios"],
-          "notification":{"ios":{"live_activity":{"event":"start","attributes_type":"MatchAttributes",
+          "notification":{"ios":{"live_activity":{"event":"start","name":"match","attributes_type":"MatchAttributes",
                                                   "attributes":{"team":"A"},"content_state":{"home":0},
                                                   "alert":{"title":"Kick-off","body":"It starts"}}}}}]
         """#

@@ -29,6 +29,8 @@ public struct LiveActivityNotification: Sendable, Equatable {
     public var delivery: DeliveryMode
     /// `apns-expiration` in epoch seconds (0: deliver at once or never); nil leaves APNs' default.
     public var expiration: Int64?
+    /// A start sent even where the name is active or a start of it is still unconfirmed (`StartHold.alreadyActive`).
+    public var restart: Bool = false
 
     public init(
         event: Event, name: String? = nil, attributesType: String? = nil, attributes: [String: JSONValue]? = nil,
@@ -52,7 +54,7 @@ public struct LiveActivityNotification: Sendable, Equatable {
     }
 
     enum CodingKeys: String, CodingKey, CaseIterable {
-        case event, name, attributes, alert, priority, timestamp, delivery, expiration
+        case event, name, attributes, alert, priority, timestamp, delivery, expiration, restart
         case attributesType = "attributes_type"
         case contentState = "content_state"
         case staleDate = "stale_date"
@@ -96,6 +98,7 @@ extension LiveActivityNotification: Decodable {
             self.delivery = .auto
         }
         self.expiration = try c.decodeIfPresent(Int64.self, forKey: .expiration)
+        self.restart = try c.decodeIfPresent(Bool.self, forKey: .restart) ?? false
         try self.validate(at: at)
     }
 
@@ -151,6 +154,11 @@ extension LiveActivityNotification: Decodable {
             guard alert.body != nil else {
                 throw ValidationError(path: "\(at(.alert)).body", rule: "is required to start")
             }
+            // The device tracks the new activity under its name: that is how a start is confirmed.
+            guard self.name != nil else {
+                throw ValidationError(
+                    path: at(.name), rule: "is required to start: the device tracks the new activity under it")
+            }
         case .update:
             guard self.name != nil else { throw ValidationError(path: at(.name), rule: "is required to update") }
             guard self.contentState != nil else {
@@ -160,6 +168,7 @@ extension LiveActivityNotification: Decodable {
             guard self.name != nil else { throw ValidationError(path: at(.name), rule: "is required to end") }
         }
         if self.event != .start {
+            if self.restart { throw ValidationError(path: at(.restart), rule: "is only allowed on start") }
             if self.attributes != nil { throw ValidationError(path: at(.attributes), rule: "is only allowed on start") }
         }
     }

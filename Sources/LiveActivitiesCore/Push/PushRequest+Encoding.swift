@@ -31,5 +31,6 @@ extension LiveActivityNotification: Encodable {
         try c.encodeIfPresent(self.timestamp, forKey: .timestamp)
         if self.delivery != .auto { try c.encode(self.delivery.rawValue, forKey: .delivery) }
         try c.encodeIfPresent(self.expiration, forKey: .expiration)
+        if self.restart { try c.encode(true, forKey: .restart) }
     }
 }

@@ -40,6 +40,35 @@ public struct PushReport: Sendable, Encodable, Equatable {
     public var delivery: String = "tokens"
     /// The broadcast request, for `broadcast` and `both`.
     public var broadcast: Broadcast?
+    /// For a start: what became of its push-to-start tokens.
+    public var starts: Starts?
+
+    /// A start's outcomes: held before sending (`already_active`, `start_budget`), and of the starts APNs accepted,
+    /// how many the channel registered within the app's window (`started`), did not (`not_started`, once the window
+    /// is over), or may still (`pending`).
+    public struct Starts: Sendable, Encodable, Equatable {
+        public var alreadyActive, startBudget, suspectToken, started, notStarted, pending: Int64
+
+        public init(
+            alreadyActive: Int64, startBudget: Int64, suspectToken: Int64, started: Int64, notStarted: Int64,
+            pending: Int64
+        ) {
+            self.alreadyActive = alreadyActive
+            self.startBudget = startBudget
+            self.suspectToken = suspectToken
+            self.started = started
+            self.notStarted = notStarted
+            self.pending = pending
+        }
+
+        enum CodingKeys: String, CodingKey {
+            case started, pending
+            case alreadyActive = "already_active"
+            case startBudget = "start_budget"
+            case suspectToken = "suspect_token"
+            case notStarted = "not_started"
+        }
+    }
 
     /// A push's one broadcast request and Apple's answer (status and reason nil until it is answered).
     public struct Broadcast: Sendable, Encodable, Equatable {
@@ -116,7 +145,7 @@ public struct PushReport: Sendable, Encodable, Equatable {
         case failureReason = "failure_reason"
         case failedByReason = "failed_by_reason"
         case firstRequest = "first_request"
-        case delivery, broadcast
+        case delivery, broadcast, starts
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -134,6 +163,7 @@ public struct PushReport: Sendable, Encodable, Equatable {
         try c.encode(self.firstRequest, forKey: .firstRequest)
         try c.encode(self.delivery, forKey: .delivery)
         try c.encodeIfPresent(self.broadcast, forKey: .broadcast)
+        try c.encodeIfPresent(self.starts, forKey: .starts)
     }
 }
 

@@ -32,18 +32,37 @@ public struct ActivitySummary: Sendable, Encodable, Equatable {
 /// A push-to-start registration as the channel lookup shows it.
 public struct PushToStartSummary: Sendable, Encodable, Equatable {
     public var attributesType: String
+    /// `active`, `suspect` (its last starts were accepted and none started) or `invalid`.
     public var state: String
     public var updated: Date
+    /// When the token was first registered (its age).
+    public var registered: Date?
+    /// What became of the last start sent to it: `started`, `not_started`, `pending`; nil before any.
+    public var lastStart: String?
 
-    public init(attributesType: String, state: String, updated: Date) {
+    public init(
+        attributesType: String, state: String, updated: Date, registered: Date? = nil, lastStart: String? = nil
+    ) {
         self.attributesType = attributesType
         self.state = state
         self.updated = updated
+        self.registered = registered
+        self.lastStart = lastStart
     }
 
     enum CodingKeys: String, CodingKey {
         case attributesType = "attributes_type"
-        case state, updated
+        case state, updated, registered
+        case lastStart = "last_start"
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(self.attributesType, forKey: .attributesType)
+        try c.encode(self.state, forKey: .state)
+        try c.encode(self.updated, forKey: .updated)
+        try c.encode(self.registered, forKey: .registered)
+        try c.encode(self.lastStart, forKey: .lastStart)
     }
 }
 

@@ -10,6 +10,10 @@ public struct ChunkOutcome: Sendable {
     public var skipped = 0
     /// Targets a newer push to the same name reaches instead (`PushOrder`).
     public var superseded = 0
+    /// Starts held (`StartHold`): the name active or a start still unconfirmed; the channel's start budget spent.
+    public var alreadyActive = 0
+    public var startBudget = 0
+    public var suspectToken = 0
     public var configurationError: String?
     /// The last channel id of the chunk: where the batch resumes.
     public var cursor: UUID
@@ -122,8 +126,17 @@ extension DeliveryLedger {
         let stamped = event == .start || !later.isEmpty ? [] : outcome.accepted
         let ends = event == .end ? ", state = 'ended', ended_reason = 'end_pushed', ended_at = now()" : ""
         let (ts, pushSeq) = (push.timestamp, push.seq)
+        // An accepted start is an attempt, confirmed when the channel registers the name within the app's window.
+        let attempts = event == .start ? outcome.accepted : []
         return """
-            WITH deferred AS (
+            WITH attempts AS (
+                INSERT INTO start_attempts (push_id, app_id, channel_id, name, attributes_type, token, window_until)
+                SELECT \(push.id), \(push.appID), x.c, \(push.targets.name ?? ""), \(push.targets.attributesType ?? ""),
+                       x.t, now() + (SELECT start_confirm_window FROM apps WHERE id = \(push.appID))
+                FROM unnest(\(attempts.map(\.channelID))::uuid[], \(attempts.map(\.token))::text[]) AS x(c, t)
+                ON CONFLICT (push_id, channel_id) DO NOTHING
+            ),
+            deferred AS (
                 INSERT INTO delivery_stamps (push_id, app_id, activity_name, apns_timestamp, push_seq, instance_ids)
                 SELECT \(push.id), \(push.appID), \(push.targets.name ?? ""), \(ts), \(pushSeq),
                        \(later.map(\.instanceID))::int8[]
@@ -150,6 +163,9 @@ extension DeliveryLedger {
                 sent = sent + \(Int64(outcome.sent)), accepted = accepted + \(Int64(outcome.accepted.count)),
                 failed = failed + \(Int64(outcome.failures.count)), skipped = skipped + \(Int64(outcome.skipped)),
                 superseded = superseded + \(Int64(outcome.superseded)),
+                already_active = already_active + \(Int64(outcome.alreadyActive)),
+                start_budget = start_budget + \(Int64(outcome.startBudget)),
+                suspect_token = suspect_token + \(Int64(outcome.suspectToken)),
                 first_request_at = least(first_request_at, \(outcome.sent > 0 ? outcome.sendStartedAt : nil)),
                 canceled = CASE WHEN state = 'stopped' THEN greatest(canceled - \(Int64(outcome.processed)), 0)
                            ELSE canceled END,

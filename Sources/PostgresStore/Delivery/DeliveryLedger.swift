@@ -18,14 +18,15 @@ public struct DeliveryLedger: Sendable {
         let rows = try await self.database.client.query(
             """
             SELECT app_id, state, event, activity_name, attributes_type, audience::text, apns_payload, apns_timestamp,
-                   seq, apns_priority, delivery, broadcast_channel_id, apns_expiration
+                   seq, apns_priority, delivery, broadcast_channel_id, apns_expiration,
+                   coalesce((request #>> '{notification,ios,live_activity,restart}')::boolean, false)
             FROM pushes WHERE id = \(id)
             """,
             logger: self.logger)
         for try await row in rows.decode(
             (
                 Int64, PushState, String, String?, String?, String, ByteBuffer, Int64, Int64, Int16, String, String?,
-                Int64?
+                Int64?, Bool
             )
             .self)
         {
@@ -36,6 +37,7 @@ public struct DeliveryLedger: Sendable {
             push.route = DeliveryRoute(name: row.10, channelID: row.11) ?? .tokens
             push.targets.broadcastChannelID = push.route.excludedChannel
             push.expiration = row.12
+            push.targets.restart = row.13
             return push
         }
         return nil

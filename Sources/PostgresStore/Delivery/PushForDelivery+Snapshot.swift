@@ -18,9 +18,10 @@ extension PushForDelivery {
         var delivery: String?
         var channelID: String?
         var expiration: Int64?
+        var restart: Bool?
 
         enum CodingKeys: String, CodingKey {
-            case event, name, audience, payload, timestamp, priority, delivery, expiration
+            case event, name, audience, payload, timestamp, priority, delivery, expiration, restart
             case attributesType = "attributes_type"
             case channelID = "channel_id"
         }
@@ -29,6 +30,7 @@ extension PushForDelivery {
             self.delivery = route.name
             self.channelID = route.channelID
             self.expiration = push.liveActivity.expiration
+            self.restart = push.liveActivity.restart ? true : nil
             self.event = push.liveActivity.event.rawValue
             self.name = push.liveActivity.name
             self.attributesType = push.liveActivity.attributesType

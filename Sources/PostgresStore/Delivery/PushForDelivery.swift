@@ -37,6 +37,7 @@ extension PushForDelivery {
             timestamp: snapshot.timestamp, seq: 0, priority: snapshot.priority)
         self.route = DeliveryRoute(name: snapshot.delivery ?? "tokens", channelID: snapshot.channelID) ?? .tokens
         self.targets.broadcastChannelID = self.route.excludedChannel
+        self.targets.restart = snapshot.restart ?? false
         self.expiration = snapshot.expiration
     }
 

@@ -170,7 +170,8 @@ public struct PostgresPushStore: PushStore {
             """
             SELECT push_id, operation_id, event, activity_name, state, failure_reason, targeted, sent, accepted, failed,
                    skipped, canceled, failed_by_reason::text, created_at, finished_at, first_request_at, superseded,
-                   delivery, broadcast_channel_id, broadcast_status, broadcast_reason, apns_unique_id, broadcast_sent_at
+                   delivery, broadcast_channel_id, broadcast_status, broadcast_reason, apns_unique_id, broadcast_sent_at,
+                   already_active, start_budget, started, not_started, start_pending, suspect_token
             FROM push_report WHERE push_id = \(pushID) AND app_id = \(appID)
             """,
             logger: self.logger
@@ -178,7 +179,9 @@ public struct PostgresPushStore: PushStore {
         for try await row in rows.decode(
             (
                 UUID, UUID, String, String?, PushState, String?, Int64, Int64, Int64, Int64, Int64, Int64, String, Date,
-                Date?, Date?, Int64, String, String?, Int32?, String?, String?, Date?
+                Date?, Date?, Int64, String, String?, Int32?, String?, String?, Date?, Int64, Int64, Int64, Int64,
+                Int64,
+                Int64
             )
             .self)
         {
@@ -194,6 +197,11 @@ public struct PostgresPushStore: PushStore {
             report.broadcast = row.18.map {
                 PushReport.Broadcast(
                     channelID: $0, status: row.19.map(Int.init), reason: row.20, apnsUniqueID: row.21, sent: row.22)
+            }
+            if row.2 == "start" {
+                report.starts = PushReport.Starts(
+                    alreadyActive: row.23, startBudget: row.24, suspectToken: row.28, started: row.25,
+                    notStarted: row.26, pending: row.27)
             }
             return report
         }

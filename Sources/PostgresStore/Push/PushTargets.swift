@@ -13,6 +13,8 @@ public struct PushTargets: Sendable {
     public var audience: Audience
     /// With delivery `both`: instances subscribed to this broadcast channel get the broadcast, not a token request.
     public var broadcastChannelID: String?
+    /// A start sent even where the name is active or a start of it is still unconfirmed (`StartHold.alreadyActive`).
+    public var restart = false
 
     public init(
         appID: Int64, event: LiveActivityNotification.Event, name: String?, attributesType: String?, audience: Audience
@@ -180,8 +182,8 @@ public struct PushTargets: Sendable {
         }
         let columns =
             self.isStart
-            ? "t.channel_id, 0::int8 AS instance_id, ''::text AS row_ref, t.token, NULL::int8 AS last_timestamp,"
-                + " NULL::int8 AS last_seq"
+            ? "t.channel_id, -(\(self.startHold(&sql, pushID: push?.id)))::int8 AS instance_id, ''::text AS row_ref,"
+                + " t.token, NULL::int8 AS last_timestamp, NULL::int8 AS last_seq"
             : "t.channel_id, t.id AS instance_id, t.ctid::text AS row_ref, t.push_token AS token,"
                 + " t.last_apns_timestamp AS last_timestamp, t.last_push_seq AS last_seq"
         return """
@@ -190,7 +192,44 @@ public struct PushTargets: Sendable {
     }
 }
 
+extension PushTargets {
+    /// `StartHold` of a start's target `t` (its channel's instances and attempts, the app `a`'s budget): a start is
+    /// held where the name is active on the channel or a start of it (another push's) is still inside its
+    /// confirmation window, unless `restart`; and where the channel had its budget of starts in the last hour.
+    func startHold(_ sql: inout SQLBuilder, pushID: UUID?) -> String {
+        let name = sql.bind(self.name ?? "")
+        let own = sql.bind(pushID ?? UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)))
+        return """
+            CASE WHEN NOT \(sql.bind(self.restart)) AND (
+                     EXISTS (SELECT 1 FROM live_activities l WHERE l.channel_id = t.channel_id AND l.name = \(name)
+                             AND l.state = 'active' AND l.started_at > now() - a.activity_max_age)
+                     OR EXISTS (SELECT 1 FROM start_attempts s WHERE s.channel_id = t.channel_id AND s.name = \(name)
+                                AND s.outcome = 'pending' AND s.window_until > now() AND s.push_id <> \(own)))
+                 THEN \(StartHold.alreadyActive.rawValue)
+                 WHEN a.skip_suspect_tokens AND (
+                     SELECT count(*) = a.suspect_after_starts
+                            AND bool_and(x.outcome = 'pending' AND x.window_until <= now())
+                     FROM (SELECT s.outcome, s.window_until FROM start_attempts s
+                           WHERE s.channel_id = t.channel_id AND s.token = t.token
+                             AND s.accepted_at > t.registered_again_at AND s.push_id <> \(own)
+                           ORDER BY s.accepted_at DESC LIMIT a.suspect_after_starts) x)
+                 THEN \(StartHold.suspectToken.rawValue)
+                 WHEN (SELECT count(*) FROM start_attempts s WHERE s.channel_id = t.channel_id
+                       AND s.accepted_at > now() - interval '1 hour' AND s.push_id <> \(own))
+                      >= a.starts_per_channel_per_hour
+                 THEN \(StartHold.startBudget.rawValue)
+                 ELSE 0 END
+            """
+    }
+}
+
 extension PushTargets.Target {
+    /// Why a start is not sent to this target: a start's select answers it as a negative `instance_id` (a start has
+    /// no instance), so that every target decodes alike.
+    public var hold: StartHold {
+        self.instanceID < 0 ? StartHold(rawValue: Int(-self.instanceID)) ?? .none : .none
+    }
+
     /// A target from the columns `chunkSelect` answers, decoded one concrete type at a time, with the `blocked` column
     /// and, when the row has one more, that column as an `Int64` (nil when NULL). Decoding the row as a tuple
     /// (`decode((UUID, Int64, ...).self)`) looked up the tuple's generic metadata for every row: 11% of a sending

@@ -81,7 +81,7 @@ extension PostgresActivityStore {
 /// Many calls go in one statement (see `TrackBatcher`), one row per call in their order; no two share a channel and
 /// name, so each write is matched back to its call by the instance id or by `(channel_id, name)`.
 struct TrackStatement: PostgresPreparedStatement {
-    static let name = "lagw_track_v4"
+    static let name = "lagw_track_v5"
     static let sql = """
         WITH input AS (
             SELECT x.channel_id, x.app_id, x.name, x.system_activity_id, nullif(x.token, '') AS token,
@@ -121,7 +121,14 @@ struct TrackStatement: PostgresPreparedStatement {
                    x.broadcast
             FROM found f JOIN input x ON x.n = f.n
             WHERE f.id IS NULL AND NOT f.requested_has_ended
-            RETURNING id, channel_id, name
+            RETURNING id, channel_id, name, attributes_type
+        ),
+        confirmed AS (
+            -- A push-to-start of this name accepted within the app's window became this activity.
+            UPDATE start_attempts sa SET outcome = 'started', started_at = now()
+            FROM started st
+            WHERE sa.channel_id = st.channel_id AND sa.name = st.name AND sa.attributes_type = st.attributes_type
+              AND sa.outcome = 'pending' AND sa.window_until > now()
         )
         SELECT x.n, f.environment, f.id, f.system_activity_id, f.push_token, f.attributes_type, f.state,
                f.requested_has_ended, r.id, s.id, f.broadcast_channel_id
@@ -190,19 +197,28 @@ struct TrackStatement: PostgresPreparedStatement {
 /// Ends instance `replacing` as `replaced` and starts this activity under the name, in one statement: nothing starts
 /// unless that instance was still current.
 struct TrackReplaceStatement: PostgresPreparedStatement {
-    static let name = "lagw_track_replace_v2"
+    static let name = "lagw_track_replace_v3"
     static let sql = """
         WITH replaced AS (
             UPDATE live_activities SET state = 'ended', ended_reason = 'replaced', ended_at = now()
             WHERE id = $8 AND channel_id = $2 AND state IN ('active', 'invalid')
             RETURNING id
+        ),
+        inserted AS (
+            INSERT INTO live_activities
+                (app_id, channel_id, name, attributes_type, system_activity_id, push_token, environment,
+                 broadcast_channel_id)
+            SELECT $1, $2, $3, $4, $5, nullif($6, ''), $7, nullif($9, '')
+            WHERE EXISTS (SELECT 1 FROM replaced)
+            RETURNING id
+        ),
+        confirmed AS (
+            -- A push-to-start of this name accepted within the app's window became this activity.
+            UPDATE start_attempts SET outcome = 'started', started_at = now()
+            WHERE channel_id = $2 AND name = $3 AND attributes_type = $4 AND outcome = 'pending'
+              AND window_until > now() AND EXISTS (SELECT 1 FROM inserted)
         )
-        INSERT INTO live_activities
-            (app_id, channel_id, name, attributes_type, system_activity_id, push_token, environment,
-             broadcast_channel_id)
-        SELECT $1, $2, $3, $4, $5, nullif($6, ''), $7, nullif($9, '')
-        WHERE EXISTS (SELECT 1 FROM replaced)
-        RETURNING id
+        SELECT id FROM inserted
         """
 
     var appID: Int64

@@ -24,28 +24,35 @@ public struct PostgresActivityStore: ActivityStore {
     public func setPushToStart(appID: Int64, channelID: UUID, attributesType: String, token: String) async throws
         -> PushToStartResult
     {
-        // One statement: the channel (scoped by app), the upsert, and whether anything changed.
+        // One statement: the channel (scoped by app), the upsert, and whether anything changed. Every registration,
+        // even an unchanged one, clears a suspect token (`registered_again_at`).
         let rows = try await self.database.client.query(
             """
             WITH ch AS (
                 SELECT c.id, a.apns_environment FROM channels c JOIN apps a ON a.id = c.app_id
                 WHERE c.id = \(channelID) AND c.app_id = \(appID)
+            ), old AS (
+                SELECT p.token = \(token) AND p.state = 'active' AND p.environment = ch.apns_environment AS same
+                FROM push_to_start_tokens p JOIN ch ON p.channel_id = ch.id
+                WHERE p.attributes_type = \(attributesType)
             ), up AS (
                 INSERT INTO push_to_start_tokens AS p (channel_id, app_id, attributes_type, token, environment)
                 SELECT id, \(appID), \(attributesType), \(token), apns_environment FROM ch
                 ON CONFLICT (channel_id, attributes_type) DO UPDATE
                 SET token = excluded.token, environment = excluded.environment, state = 'active',
-                    invalid_reason = NULL, invalidated_at = NULL, updated_at = now()
-                WHERE p.token <> excluded.token OR p.state <> 'active' OR p.environment <> excluded.environment
+                    invalid_reason = NULL, invalidated_at = NULL, registered_again_at = now(),
+                    updated_at = CASE WHEN p.token <> excluded.token OR p.state <> 'active'
+                                           OR p.environment <> excluded.environment THEN now() ELSE p.updated_at END
                 RETURNING (xmax = 0) AS created
             )
-            SELECT (SELECT count(*) FROM ch), (SELECT created FROM up)
+            SELECT (SELECT count(*) FROM ch), (SELECT created FROM up), (SELECT same FROM old)
             """,
             logger: self.logger
         )
-        for try await (channels, created) in rows.decode((Int64, Bool?).self) {
+        for try await (channels, created, same) in rows.decode((Int64, Bool?, Bool?).self) {
             guard channels == 1 else { throw RegistryError.channelNotFound }
-            return created.map { $0 ? .created : .replaced } ?? .unchanged
+            if created == true { return .created }
+            return same == true ? .unchanged : .replaced
         }
         throw RegistryError.channelNotFound
     }
@@ -169,15 +176,31 @@ public struct PostgresActivityStore: ActivityStore {
                     lastUpdate: row.5))
         }
         var tokens: [PushToStartSummary] = []
+        // A token is `suspect` when its last starts since it was registered again were accepted and none started.
         let tokenRows = try await self.database.client.query(
             """
-            SELECT attributes_type, state, updated_at FROM push_to_start_tokens
-            WHERE channel_id = \(channelID) AND app_id = \(appID) ORDER BY attributes_type
+            SELECT p.attributes_type,
+                   CASE WHEN p.state = 'active' AND k.suspect THEN 'suspect' ELSE p.state END,
+                   p.updated_at, p.registered_at,
+                   (SELECT CASE WHEN s.outcome = 'started' THEN 'started'
+                                WHEN s.window_until <= now() THEN 'not_started' ELSE 'pending' END
+                    FROM start_attempts s WHERE s.channel_id = p.channel_id AND s.token = p.token
+                    ORDER BY s.accepted_at DESC LIMIT 1)
+            FROM push_to_start_tokens p JOIN apps a ON a.id = p.app_id
+            CROSS JOIN LATERAL (
+                SELECT count(*) = a.suspect_after_starts
+                       AND coalesce(bool_and(x.outcome = 'pending' AND x.window_until <= now()), false) AS suspect
+                FROM (SELECT s.outcome, s.window_until FROM start_attempts s
+                      WHERE s.channel_id = p.channel_id AND s.token = p.token AND s.accepted_at > p.registered_again_at
+                      ORDER BY s.accepted_at DESC LIMIT a.suspect_after_starts) x
+            ) k
+            WHERE p.channel_id = \(channelID) AND p.app_id = \(appID) ORDER BY p.attributes_type
             """,
             logger: self.logger
         )
-        for try await row in tokenRows.decode((String, String, Date).self) {
-            tokens.append(.init(attributesType: row.0, state: row.1, updated: row.2))
+        for try await row in tokenRows.decode((String, String, Date, Date, String?).self) {
+            tokens.append(
+                .init(attributesType: row.0, state: row.1, updated: row.2, registered: row.3, lastStart: row.4))
         }
         return (activities, tokens)
     }

@@ -43,6 +43,14 @@ public struct ActivityPolicies: Sendable, Equatable, Codable {
     /// The channel reconcile deletes at Apple the channels only Apple knows (default false: other systems may share
     /// the bundle id).
     public var broadcastDeleteUnknown: Bool?
+    /// How long after APNs accepted a start the channel may register it and count as `started` (default 600 s).
+    public var startConfirmSeconds: Int?
+    /// Starts per channel per hour; beyond, held as `start_budget` (default 8).
+    public var startsPerChannelPerHour: Int?
+    /// A push-to-start token is suspect after this many accepted starts none of which started (default 3).
+    public var suspectAfterStarts: Int?
+    /// Whether starts skip suspect tokens (default true).
+    public var skipSuspectTokens: Bool?
 
     enum CodingKeys: String, CodingKey, CaseIterable {
         case activityMaxAgeSeconds = "activity_max_age_seconds"
@@ -50,6 +58,10 @@ public struct ActivityPolicies: Sendable, Equatable, Codable {
         case idleEnd = "idle_end"
         case broadcastIdleSeconds = "broadcast_idle_seconds"
         case broadcastDeleteUnknown = "broadcast_delete_unknown"
+        case startConfirmSeconds = "start_confirm_seconds"
+        case startsPerChannelPerHour = "starts_per_channel_per_hour"
+        case suspectAfterStarts = "suspect_after_starts"
+        case skipSuspectTokens = "skip_suspect_tokens"
     }
 
     public init(from decoder: any Decoder) throws {
@@ -69,6 +81,19 @@ public struct ActivityPolicies: Sendable, Equatable, Codable {
             throw ValidationError(path: "broadcast_idle_seconds", rule: "must be 60 to 2592000 (30 days)")
         }
         self.broadcastDeleteUnknown = try c.decodeIfPresent(Bool.self, forKey: .broadcastDeleteUnknown)
+        self.startConfirmSeconds = try c.decodeIfPresent(Int.self, forKey: .startConfirmSeconds)
+        if let window = self.startConfirmSeconds, !(1...86_400).contains(window) {
+            throw ValidationError(path: "start_confirm_seconds", rule: "must be 1 to 86400")
+        }
+        self.startsPerChannelPerHour = try c.decodeIfPresent(Int.self, forKey: .startsPerChannelPerHour)
+        if let budget = self.startsPerChannelPerHour, !(1...1000).contains(budget) {
+            throw ValidationError(path: "starts_per_channel_per_hour", rule: "must be 1 to 1000")
+        }
+        self.suspectAfterStarts = try c.decodeIfPresent(Int.self, forKey: .suspectAfterStarts)
+        if let k = self.suspectAfterStarts, !(1...100).contains(k) {
+            throw ValidationError(path: "suspect_after_starts", rule: "must be 1 to 100")
+        }
+        self.skipSuspectTokens = try c.decodeIfPresent(Bool.self, forKey: .skipSuspectTokens)
         let types = self.idleEnd.map { $0.attributesType ?? "" }
         guard Set(types).count == types.count else {
             throw ValidationError(path: "idle_end", rule: "names each attributes type (and the default) at most once")
@@ -86,6 +111,12 @@ public struct ActivityPolicies: Sendable, Equatable, Codable {
                     broadcast_idle_after = coalesce(
                         make_interval(secs => \(self.broadcastIdleSeconds)), broadcast_idle_after),
                     broadcast_delete_unknown = coalesce(\(self.broadcastDeleteUnknown), broadcast_delete_unknown),
+                    start_confirm_window = coalesce(
+                        make_interval(secs => \(self.startConfirmSeconds)), start_confirm_window),
+                    starts_per_channel_per_hour = coalesce(
+                        \(self.startsPerChannelPerHour.map(Int32.init)), starts_per_channel_per_hour),
+                    suspect_after_starts = coalesce(\(self.suspectAfterStarts.map(Int32.init)), suspect_after_starts),
+                    skip_suspect_tokens = coalesce(\(self.skipSuspectTokens), skip_suspect_tokens),
                     updated_at = now()
                 WHERE app_key = \(appKey) RETURNING id
                 """,

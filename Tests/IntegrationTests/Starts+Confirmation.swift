@@ -1,0 +1,136 @@
+import Foundation
+import PostgresStore
+import Testing
+
+/// Starts that really start, end to end: confirmation by the device's track call, the duplicate guard and the start
+/// budget (issue 26).
+@Suite struct StartConfirmationTests {
+    static func start(name: String, restart: Bool = false) -> String {
+        """
+        {"audience":"all","device_types":["ios"],"notification":{"ios":{"live_activity":{"event":"start",
+         "name":"\(name)","attributes_type":"MatchAttributes","attributes":{"home":"A"},"content_state":{"s":0},
+         "alert":{"title":"Kick-off","body":"A v B"}\(restart ? #","restart":true"# : "")}}}}
+        """
+    }
+
+    static func starts(_ report: [String: Any]) -> [String: Int] { report["starts"] as? [String: Int] ?? [:] }
+
+    /// A start to 20 channels, 15 of which register an instance: `started` 15, and `not_started` 5 once the
+    /// (shortened) window is over. A second start is held where the name is active and sent to the other 5.
+    @Test func startsCountAsStartedWhenTheDeviceRegistersThem() async throws {
+        try await EndToEndHarness.run(workers: 1) { e2e in
+            let gw = e2e.gateway
+            let policy = try await gw.request(
+                .put, "/admin/apps/\(e2e.app.key)/policies", json: #"{"start_confirm_seconds":3}"#, auth: gw.admin)
+            #expect(policy.status == .ok, "\(policy.text)")
+            var channels: [String] = []
+            for n in 1...20 {
+                let channel = try await gw.registerChannel(e2e.app, installID: "starter-\(n)")
+                channels.append(channel)
+                let registered = try await gw.request(
+                    .put, "/api/channels/\(channel)/push-to-start/MatchAttributes",
+                    json: #"{"token":"\#(hexToken(200 + n))"}"#, auth: e2e.app.device)
+                #expect(registered.status == .created)
+            }
+            let first = try await e2e.send(Self.start(name: "game"))
+            let sent = try await e2e.finished(first)
+            #expect((sent["counts"] as? [String: Int])?["accepted"] == 20, "\(sent)")
+            for (n, channel) in channels.prefix(15).enumerated() {
+                let tracked = try await gw.track(
+                    e2e.app, channel: channel, name: "game", token: hexToken(300 + n), systemID: "g-\(n)",
+                    attributesType: "MatchAttributes")
+                #expect(tracked.status == .created)
+            }
+            let early = try await e2e.finished(first)
+            #expect(Self.starts(early)["started"] == 15, "\(early)")
+            #expect(Self.starts(early)["pending"] == 5, "\(early)")
+
+            // The same start again, inside the window: held everywhere (15 active, 5 still unconfirmed).
+            let again = try await e2e.finished(try await e2e.send(Self.start(name: "game")))
+            #expect(Self.starts(again)["already_active"] == 20, "\(again)")
+            #expect((again["counts"] as? [String: Int])?["sent"] == 0)
+
+            try await Task.sleep(for: .seconds(3.5))
+            let late = try await e2e.finished(first)
+            #expect(
+                Self.starts(late) == [
+                    "started": 15, "not_started": 5, "pending": 0, "already_active": 0, "start_budget": 0,
+                    "suspect_token": 0,
+                ])
+            let rows = try await gw.database.client.query(
+                "SELECT started, not_started, start_rate::float8 FROM start_report WHERE push_id = \(UUID(uuidString: first)!)",
+                logger: gw.database.logger)
+            for try await (started, notStarted, rate) in rows.decode((Int64, Int64, Double?).self) {
+                #expect(started == 15 && notStarted == 5 && rate == 0.75)
+            }
+
+            // After the window, a start is held only where the name is active.
+            let third = try await e2e.finished(try await e2e.send(Self.start(name: "game")))
+            #expect(Self.starts(third)["already_active"] == 15, "\(third)")
+            #expect((third["counts"] as? [String: Int])?["accepted"] == 5, "\(third)")
+            for n in 16...20 { #expect(try await e2e.accepted(hexToken(200 + n)) == 2, "channel \(n)") }
+            for n in 1...15 { #expect(try await e2e.accepted(hexToken(200 + n)) == 1, "channel \(n)") }
+        }
+    }
+
+    /// At most N starts per channel per hour; `restart` sends where the name is active.
+    @Test func theStartBudgetAndRestart() async throws {
+        try await EndToEndHarness.run(workers: 1) { e2e in
+            let gw = e2e.gateway
+            _ = try await gw.request(
+                .put, "/admin/apps/\(e2e.app.key)/policies", json: #"{"starts_per_channel_per_hour":2}"#,
+                auth: gw.admin)
+            let channel = try await gw.registerChannel(e2e.app, installID: "budget")
+            _ = try await gw.request(
+                .put, "/api/channels/\(channel)/push-to-start/MatchAttributes",
+                json: #"{"token":"\#(hexToken(400))"}"#, auth: e2e.app.device)
+            let a = try await e2e.finished(try await e2e.send(Self.start(name: "a")))
+            #expect((a["counts"] as? [String: Int])?["accepted"] == 1)
+            let restart = try await e2e.finished(try await e2e.send(Self.start(name: "a", restart: true)))
+            #expect((restart["counts"] as? [String: Int])?["accepted"] == 1, "\(restart)")
+            let c = try await e2e.finished(try await e2e.send(Self.start(name: "c")))
+            #expect(Self.starts(c)["start_budget"] == 1, "\(c)")
+            #expect(try await e2e.accepted(hexToken(400)) == 2)
+            let refused = try await e2e.push(
+                #"{"audience":"all","device_types":["ios"],"notification":{"ios":{"live_activity":{"event":"update","name":"a","content_state":{},"restart":true}}}}"#
+            )
+            #expect((refused.json["details"] as? [String: String])?["path"] == "notification.ios.live_activity.restart")
+        }
+    }
+
+    /// A token whose last K starts were accepted and none started is suspect: the lookup says so, starts skip it,
+    /// and registering it again clears it.
+    @Test func aTokenSilentForKStartsIsSuspectUntilRegisteredAgain() async throws {
+        try await EndToEndHarness.run(workers: 1) { e2e in
+            let gw = e2e.gateway
+            let policy = try await gw.request(
+                .put, "/admin/apps/\(e2e.app.key)/policies",
+                json: #"{"start_confirm_seconds":1,"suspect_after_starts":2}"#, auth: gw.admin)
+            #expect(policy.status == .ok, "\(policy.text)")
+            let channel = try await gw.registerChannel(e2e.app, installID: "silent")
+            let register = {
+                try await gw.request(
+                    .put, "/api/channels/\(channel)/push-to-start/MatchAttributes",
+                    json: #"{"token":"\#(hexToken(500))"}"#, auth: e2e.app.device)
+            }
+            #expect(try await register().status == .created)
+            let state = {
+                let lookup = try await gw.request(.get, "/api/channels/\(channel)", auth: e2e.app.server)
+                let tokens = (lookup.json["channel"] as? [String: Any])?["push_to_start"] as? [[String: Any]]
+                return (tokens?.first?["state"] as? String, tokens?.first?["last_start"] as? String)
+            }
+            for name in ["s1", "s2"] {
+                let sent = try await e2e.finished(try await e2e.send(Self.start(name: name)))
+                #expect((sent["counts"] as? [String: Int])?["accepted"] == 1, "\(sent)")
+                try await Task.sleep(for: .seconds(1.2))
+            }
+            #expect(try await state() == ("suspect", "not_started"))
+            let held = try await e2e.finished(try await e2e.send(Self.start(name: "s3")))
+            #expect(Self.starts(held)["suspect_token"] == 1, "\(held)")
+            #expect(try await register().json["result"] as? String == "unchanged")
+            #expect(try await state().0 == "active")
+            let cleared = try await e2e.finished(try await e2e.send(Self.start(name: "s4")))
+            #expect((cleared["counts"] as? [String: Int])?["accepted"] == 1, "\(cleared)")
+        }
+    }
+}
