@@ -46,6 +46,22 @@ ALTER TABLE push_batches ADD COLUMN suspect_token bigint NOT NULL DEFAULT 0;
 
 CREATE INDEX start_attempts_by_token ON start_attempts (channel_id, token, accepted_at);
 
+-- The update budget: per app and attributes type (`attributes_type` '' for the app's default), at most this many
+-- priority-10 updates per instance per hour; beyond, an update goes at priority 5 (`downgraded`). Each instance
+-- counts its priority-10 updates in a rolling hour that starts with the first one (only where a budget applies).
+CREATE TABLE update_budgets (
+    app_id bigint NOT NULL REFERENCES apps (id) ON DELETE CASCADE,
+    attributes_type text NOT NULL,
+    priority_10_per_hour integer NOT NULL CHECK (priority_10_per_hour > 0),
+    PRIMARY KEY (app_id, attributes_type)
+);
+
+ALTER TABLE live_activities
+    ADD COLUMN p10_hour_start timestamptz,
+    ADD COLUMN p10_count integer NOT NULL DEFAULT 0;
+
+ALTER TABLE push_batches ADD COLUMN downgraded bigint NOT NULL DEFAULT 0;
+
 -- The views gain the start counts at their end (CREATE OR REPLACE VIEW may only append columns).
 CREATE OR REPLACE VIEW push_report AS
 SELECT p.id AS push_id,
@@ -84,7 +100,8 @@ SELECT p.id AS push_id,
        s.started,
        s.not_started,
        s.pending AS start_pending,
-       b.suspect_token
+       b.suspect_token,
+       b.downgraded
 FROM pushes p
 JOIN apps a ON a.id = p.app_id
 CROSS JOIN LATERAL (
@@ -97,7 +114,8 @@ CROSS JOIN LATERAL (
            coalesce(sum(x.superseded), 0)::bigint AS superseded,
            coalesce(sum(x.already_active), 0)::bigint AS already_active,
            coalesce(sum(x.start_budget), 0)::bigint AS start_budget,
-           coalesce(sum(x.suspect_token), 0)::bigint AS suspect_token
+           coalesce(sum(x.suspect_token), 0)::bigint AS suspect_token,
+           coalesce(sum(x.downgraded), 0)::bigint AS downgraded
     FROM push_batches x
     WHERE x.push_id = p.id
 ) b
@@ -128,7 +146,8 @@ SELECT r.app_id,
        sum(r.start_budget) AS start_budget,
        sum(r.started) AS started,
        sum(r.not_started) AS not_started,
-       sum(r.suspect_token) AS suspect_token
+       sum(r.suspect_token) AS suspect_token,
+       sum(r.downgraded) AS downgraded
 FROM push_report r
 GROUP BY r.app_id, r.app_key, date_trunc('hour', r.created_at);
 

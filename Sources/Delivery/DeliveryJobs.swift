@@ -12,13 +12,14 @@ public enum DeliveryJobs {
         broadcast: APNsBroadcastClient, settings: DeliverySettings
     ) -> [JobKind: any JobHandler] {
         let deliveries = DeliveryConfigCache(apps: PostgresAppStore(database: express, masterKey: masterKey))
+        let budgets = UpdateBudgetCache(database: express)
         let sender = PushBatchHandler(
             database: database, ledger: DeliveryLedger(database: database), apns: apns, deliveries: deliveries,
-            settings: settings, metrics: metrics)
+            settings: settings, metrics: metrics, budgets: budgets)
         let ledger = DeliveryLedger(database: express)
         let inline = PushBatchHandler(
             database: express, ledger: ledger, apns: apns, deliveries: deliveries, settings: settings,
-            metrics: metrics)
+            metrics: metrics, budgets: budgets)
         let channels = BroadcastChannels(
             database: express, masterKey: masterKey, client: broadcast, logger: Logger(label: "worker.broadcast"))
         return [

@@ -17,6 +17,7 @@ struct PushBatchHandler: JobHandler {
     let deliveries: DeliveryConfigCache
     let settings: DeliverySettings
     let metrics: any MetricsFactory
+    let budgets: UpdateBudgetCache
 
     func run(_ job: ClaimedJob, logger: Logger) async throws {
         let reference = try job.payload(as: PushBatchJob.self)
@@ -42,6 +43,7 @@ struct PushBatchHandler: JobHandler {
         _ push: PushForDelivery, batch: PushBatch, first: (targets: [PushTargets.Target], gen: Int)?, logger: Logger
     ) async throws {
         let seq = batch.seq
+        let push = try await self.withUpdateBudgets(push)
         guard let (bundleID, credentials) = try await self.deliveries.configuration(appID: push.appID) else {
             throw JobError.permanent("the app no longer exists")
         }
@@ -90,6 +92,12 @@ struct PushBatchHandler: JobHandler {
         try await self.ledger.finishBatch(pushID: push.id, seq: seq)
     }
 
+    private func withUpdateBudgets(_ push: PushForDelivery) async throws -> PushForDelivery {
+        var push = push
+        try await push.applyUpdateBudgets(from: self.budgets)
+        return push
+    }
+
     /// The next chunk of the batch's targets: channel ids in (after, upTo].
     private func select(_ push: PushForDelivery, after: UUID?, upTo: UUID?) async throws -> [PushTargets.Target] {
         try await self.ledger.chunk(of: push, after: after, upTo: upTo, limit: self.settings.chunkSize)
@@ -106,7 +114,8 @@ struct PushBatchHandler: JobHandler {
         var pending: [Int] = []
         for (index, target) in chunk.enumerated() {
             switch target.hold {
-            case .none: break
+            case .none, .budgeted: break
+            case .downgrade: outcome.downgraded += 1
             case .alreadyActive:
                 outcome.alreadyActive += 1
                 continue
@@ -137,12 +146,15 @@ struct PushBatchHandler: JobHandler {
                 if pending.isEmpty { break }
             }
             let requests = pending.map {
-                APNsRequest(deviceToken: chunk[$0].token, topic: topic, body: push.payload, priority: priority)
+                APNsRequest(
+                    deviceToken: chunk[$0].token, topic: topic, body: push.payload,
+                    priority: chunk[$0].hold == .downgrade ? .powerConsiderate : priority)
             }
             let results = await self.apns.send(requests, credentials: credentials)
             let triage = DeliveryTriage.triage(
                 results, indexes: pending, finalAttempt: attempt >= self.settings.maxAttempts)
             outcome.accepted += triage.accepted.map { chunk[$0] }
+            outcome.budgeted += triage.accepted.lazy.filter { chunk[$0].hold == .budgeted }.map { chunk[$0].instanceID }
             outcome.failures += triage.failures.map { (chunk[$0.index], $0.record) }
             if let reason = triage.configurationError {
                 outcome.configurationError = reason
@@ -185,5 +197,6 @@ struct PushBatchHandler: JobHandler {
         counter("already_active").increment(by: outcome.alreadyActive)
         counter("start_budget").increment(by: outcome.startBudget)
         counter("suspect_token").increment(by: outcome.suspectToken)
+        counter("downgraded").increment(by: outcome.downgraded)
     }
 }

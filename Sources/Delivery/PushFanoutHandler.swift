@@ -49,6 +49,7 @@ struct PushFanoutHandler: JobHandler {
         // Older unfinished pushes of the same name leave the targets this one reaches to it, once their chunks in
         // flight are answered (`DeliveryLedger+Supersession.swift`). One statement when there are none.
         push.seq = try await self.ledger.supersede(for: push, logger: logger).seq
+        try await push.applyUpdateBudgets(from: self.sender.budgets)
         let started = ContinuousClock.now
         // Most pushes are small (one activity, one user): reading the first chunk settles whether the push fits in
         // one, and then that chunk is what gets sent, with no count of the audience and no second read.

@@ -29,7 +29,7 @@ public struct LiveActivityNotification: Sendable, Equatable {
     public var delivery: DeliveryMode
     /// `apns-expiration` in epoch seconds (0: deliver at once or never); nil leaves APNs' default.
     public var expiration: Int64?
-    /// A start sent even where the name is active or a start of it is still unconfirmed (`StartHold.alreadyActive`).
+    /// A start sent even where the name is active or a start of it is still unconfirmed (`TargetHold.alreadyActive`).
     public var restart: Bool = false
 
     public init(

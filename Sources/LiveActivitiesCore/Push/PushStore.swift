@@ -42,6 +42,8 @@ public struct PushReport: Sendable, Encodable, Equatable {
     public var broadcast: Broadcast?
     /// For a start: what became of its push-to-start tokens.
     public var starts: Starts?
+    /// Priority-10 updates sent at priority 5 under the app's update budget (present when any were).
+    public var downgraded: Int64?
 
     /// A start's outcomes: held before sending (`already_active`, `start_budget`), and of the starts APNs accepted,
     /// how many the channel registered within the app's window (`started`), did not (`not_started`, once the window
@@ -145,7 +147,7 @@ public struct PushReport: Sendable, Encodable, Equatable {
         case failureReason = "failure_reason"
         case failedByReason = "failed_by_reason"
         case firstRequest = "first_request"
-        case delivery, broadcast, starts
+        case delivery, broadcast, starts, downgraded
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -164,6 +166,7 @@ public struct PushReport: Sendable, Encodable, Equatable {
         try c.encode(self.delivery, forKey: .delivery)
         try c.encodeIfPresent(self.broadcast, forKey: .broadcast)
         try c.encodeIfPresent(self.starts, forKey: .starts)
+        try c.encodeIfPresent(self.downgraded, forKey: .downgraded)
     }
 }
 

@@ -10,10 +10,14 @@ public struct ChunkOutcome: Sendable {
     public var skipped = 0
     /// Targets a newer push to the same name reaches instead (`PushOrder`).
     public var superseded = 0
-    /// Starts held (`StartHold`): the name active or a start still unconfirmed; the channel's start budget spent.
+    /// Starts held (`TargetHold`): the name active or a start still unconfirmed; the channel's start budget spent.
     public var alreadyActive = 0
     public var startBudget = 0
     public var suspectToken = 0
+    /// Priority-10 updates sent at priority 5 under the update budget.
+    public var downgraded = 0
+    /// Instances that accepted a priority-10 update their budget counts.
+    public var budgeted: [Int64] = []
     public var configurationError: String?
     /// The last channel id of the chunk: where the batch resumes.
     public var cursor: UUID
@@ -125,6 +129,15 @@ extension DeliveryLedger {
         let later = deferStamps && event == .update ? outcome.accepted : []
         let stamped = event == .start || !later.isEmpty ? [] : outcome.accepted
         let ends = event == .end ? ", state = 'ended', ended_reason = 'end_pushed', ended_at = now()" : ""
+        // A row is updated once per statement: instances stamped here count their budget in the same update.
+        let inStamp = stamped.isEmpty ? [] : outcome.budgeted
+        let p10 =
+            inStamp.isEmpty
+            ? ""
+            : ", p10_count = CASE WHEN NOT l.id = ANY(b.ids) THEN l.p10_count"
+                + " WHEN l.p10_hour_start > now() - interval '1 hour' THEN l.p10_count + 1 ELSE 1 END,"
+                + " p10_hour_start = CASE WHEN NOT l.id = ANY(b.ids) THEN l.p10_hour_start"
+                + " WHEN l.p10_hour_start > now() - interval '1 hour' THEN l.p10_hour_start ELSE now() END"
         let (ts, pushSeq) = (push.timestamp, push.seq)
         // An accepted start is an attempt, confirmed when the channel registers the name within the app's window.
         let attempts = event == .start ? outcome.accepted : []
@@ -135,6 +148,13 @@ extension DeliveryLedger {
                        x.t, now() + (SELECT start_confirm_window FROM apps WHERE id = \(push.appID))
                 FROM unnest(\(attempts.map(\.channelID))::uuid[], \(attempts.map(\.token))::text[]) AS x(c, t)
                 ON CONFLICT (push_id, channel_id) DO NOTHING
+            ),
+            budgeted AS (
+                UPDATE live_activities l
+                SET p10_count = CASE WHEN l.p10_hour_start > now() - interval '1 hour' THEN l.p10_count + 1 ELSE 1 END,
+                    p10_hour_start = CASE WHEN l.p10_hour_start > now() - interval '1 hour' THEN l.p10_hour_start
+                                          ELSE now() END
+                WHERE l.id = ANY(\(stamped.isEmpty ? outcome.budgeted : [])::int8[])
             ),
             deferred AS (
                 INSERT INTO delivery_stamps (push_id, app_id, activity_name, apns_timestamp, push_seq, instance_ids)
@@ -147,15 +167,16 @@ extension DeliveryLedger {
                     AS x(row, id)
             ),
             stamp AS (SELECT \(ts)::int8 AS ts, \(pushSeq)::int8 AS seq, \(push.id)::uuid AS push_id),
+            b AS (SELECT \(inStamp)::int8[] AS ids),
             in_place AS (
-                UPDATE live_activities l SET \(unescaped: Self.stampColumns)\(unescaped: ends)
-                FROM targets x, stamp s
+                UPDATE live_activities l SET \(unescaped: Self.stampColumns)\(unescaped: ends)\(unescaped: p10)
+                FROM targets x, stamp s, b
                 WHERE l.ctid = x.row AND l.id = x.id AND l.state = 'active'
                 RETURNING l.id
             ),
             moved AS (
-                UPDATE live_activities l SET \(unescaped: Self.stampColumns)\(unescaped: ends)
-                FROM stamp s
+                UPDATE live_activities l SET \(unescaped: Self.stampColumns)\(unescaped: ends)\(unescaped: p10)
+                FROM stamp s, b
                 WHERE l.id = ANY(ARRAY(SELECT id FROM targets EXCEPT SELECT id FROM in_place)) AND l.state = 'active'
             )
             UPDATE push_batches
@@ -166,6 +187,7 @@ extension DeliveryLedger {
                 already_active = already_active + \(Int64(outcome.alreadyActive)),
                 start_budget = start_budget + \(Int64(outcome.startBudget)),
                 suspect_token = suspect_token + \(Int64(outcome.suspectToken)),
+                downgraded = downgraded + \(Int64(outcome.downgraded)),
                 first_request_at = least(first_request_at, \(outcome.sent > 0 ? outcome.sendStartedAt : nil)),
                 canceled = CASE WHEN state = 'stopped' THEN greatest(canceled - \(Int64(outcome.processed)), 0)
                            ELSE canceled END,

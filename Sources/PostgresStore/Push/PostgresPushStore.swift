@@ -171,7 +171,8 @@ public struct PostgresPushStore: PushStore {
             SELECT push_id, operation_id, event, activity_name, state, failure_reason, targeted, sent, accepted, failed,
                    skipped, canceled, failed_by_reason::text, created_at, finished_at, first_request_at, superseded,
                    delivery, broadcast_channel_id, broadcast_status, broadcast_reason, apns_unique_id, broadcast_sent_at,
-                   already_active, start_budget, started, not_started, start_pending, suspect_token
+                   already_active, start_budget, started, not_started, start_pending, suspect_token,
+                   downgraded
             FROM push_report WHERE push_id = \(pushID) AND app_id = \(appID)
             """,
             logger: self.logger
@@ -180,8 +181,7 @@ public struct PostgresPushStore: PushStore {
             (
                 UUID, UUID, String, String?, PushState, String?, Int64, Int64, Int64, Int64, Int64, Int64, String, Date,
                 Date?, Date?, Int64, String, String?, Int32?, String?, String?, Date?, Int64, Int64, Int64, Int64,
-                Int64,
-                Int64
+                Int64, Int64, Int64
             )
             .self)
         {
@@ -198,6 +198,7 @@ public struct PostgresPushStore: PushStore {
                 PushReport.Broadcast(
                     channelID: $0, status: row.19.map(Int.init), reason: row.20, apnsUniqueID: row.21, sent: row.22)
             }
+            if row.29 > 0 { report.downgraded = row.29 }
             if row.2 == "start" {
                 report.starts = PushReport.Starts(
                     alreadyActive: row.23, startBudget: row.24, suspectToken: row.28, started: row.25,

@@ -13,8 +13,10 @@ public struct PushTargets: Sendable {
     public var audience: Audience
     /// With delivery `both`: instances subscribed to this broadcast channel get the broadcast, not a token request.
     public var broadcastChannelID: String?
-    /// A start sent even where the name is active or a start of it is still unconfirmed (`StartHold.alreadyActive`).
+    /// A start sent even where the name is active or a start of it is still unconfirmed (`TargetHold.alreadyActive`).
     public var restart = false
+    /// For a priority-10 update: the app's update budgets by attributes type ("" for its default), if it has any.
+    public var updateBudgets: [String: Int] = [:]
 
     public init(
         appID: Int64, event: LiveActivityNotification.Event, name: String?, attributesType: String?, audience: Audience
@@ -133,6 +135,8 @@ public struct PushTargets: Sendable {
         public var lastTimestamp: Int64?
         /// The acceptance order (`pushes.seq`) of that update.
         public var lastSeq: Int64?
+        /// What the select decided before the send: a start held back, or an update's priority under its budget.
+        public var hold: TargetHold = .none
 
         /// The place of the last push sent to the instance in `PushOrder`, if one was.
         public var lastSent: PushOrder? {
@@ -162,7 +166,7 @@ public struct PushTargets: Sendable {
     }
 
     /// The select of the next `limit` targets with channel ids in (after, upTo], in channel order; its columns are
-    /// `channel_id, instance_id, row_ref, token, last_timestamp, last_seq`, as `Target` has them, then `blocked`:
+    /// `channel_id, instance_id, row_ref, token, last_timestamp, last_seq, hold`, as `Target` has them, then `blocked`:
     /// whether another push of the same name left pending stamps newer in `PushOrder` than the push `sentBy`
     /// (evaluated once; false without `sentBy`).
     func chunkSelect(
@@ -180,12 +184,20 @@ public struct PushTargets: Sendable {
                     AND (s.apns_timestamp, s.push_seq) > (\(sql.bind(push.order.timestamp)), \(sql.bind(push.order.seq))))
                 """
         }
+        let hold: String
+        if self.isStart {
+            hold = self.startHold(&sql, pushID: push?.id)
+        } else if !self.updateBudgets.isEmpty {
+            hold = self.updateHold(&sql)
+        } else {
+            hold = "0"
+        }
         let columns =
             self.isStart
-            ? "t.channel_id, -(\(self.startHold(&sql, pushID: push?.id)))::int8 AS instance_id, ''::text AS row_ref,"
-                + " t.token, NULL::int8 AS last_timestamp, NULL::int8 AS last_seq"
+            ? "t.channel_id, 0::int8 AS instance_id, ''::text AS row_ref, t.token, NULL::int8 AS last_timestamp,"
+                + " NULL::int8 AS last_seq, (\(hold))::int2 AS hold"
             : "t.channel_id, t.id AS instance_id, t.ctid::text AS row_ref, t.push_token AS token,"
-                + " t.last_apns_timestamp AS last_timestamp, t.last_push_seq AS last_seq"
+                + " t.last_apns_timestamp AS last_timestamp, t.last_push_seq AS last_seq, (\(hold))::int2 AS hold"
         return """
             SELECT \(columns), \(blocked) AS blocked \(source)\(range) ORDER BY t.channel_id LIMIT \(sql.bind(limit))
             """
@@ -193,7 +205,7 @@ public struct PushTargets: Sendable {
 }
 
 extension PushTargets {
-    /// `StartHold` of a start's target `t` (its channel's instances and attempts, the app `a`'s budget): a start is
+    /// `TargetHold` of a start's target `t` (its channel's instances and attempts, the app `a`'s budget): a start is
     /// held where the name is active on the channel or a start of it (another push's) is still inside its
     /// confirmation window, unless `restart`; and where the channel had its budget of starts in the last hour.
     func startHold(_ sql: inout SQLBuilder, pushID: UUID?) -> String {
@@ -205,7 +217,7 @@ extension PushTargets {
                              AND l.state = 'active' AND l.started_at > now() - a.activity_max_age)
                      OR EXISTS (SELECT 1 FROM start_attempts s WHERE s.channel_id = t.channel_id AND s.name = \(name)
                                 AND s.outcome = 'pending' AND s.window_until > now() AND s.push_id <> \(own)))
-                 THEN \(StartHold.alreadyActive.rawValue)
+                 THEN \(TargetHold.alreadyActive.rawValue)
                  WHEN a.skip_suspect_tokens AND (
                      SELECT count(*) = a.suspect_after_starts
                             AND bool_and(x.outcome = 'pending' AND x.window_until <= now())
@@ -213,23 +225,35 @@ extension PushTargets {
                            WHERE s.channel_id = t.channel_id AND s.token = t.token
                              AND s.accepted_at > t.registered_again_at AND s.push_id <> \(own)
                            ORDER BY s.accepted_at DESC LIMIT a.suspect_after_starts) x)
-                 THEN \(StartHold.suspectToken.rawValue)
+                 THEN \(TargetHold.suspectToken.rawValue)
                  WHEN (SELECT count(*) FROM start_attempts s WHERE s.channel_id = t.channel_id
                        AND s.accepted_at > now() - interval '1 hour' AND s.push_id <> \(own))
                       >= a.starts_per_channel_per_hour
-                 THEN \(StartHold.startBudget.rawValue)
+                 THEN \(TargetHold.startBudget.rawValue)
                  ELSE 0 END
             """
     }
 }
 
-extension PushTargets.Target {
-    /// Why a start is not sent to this target: a start's select answers it as a negative `instance_id` (a start has
-    /// no instance), so that every target decodes alike.
-    public var hold: StartHold {
-        self.instanceID < 0 ? StartHold(rawValue: Int(-self.instanceID)) ?? .none : .none
+extension PushTargets {
+    /// `TargetHold` of an update's target `t` under the app's update budgets (the instance's attributes type, else the
+    /// app's default): `downgrade` past it in the instance's current hour, else `budgeted`.
+    func updateHold(_ sql: inout SQLBuilder) -> String {
+        let types = sql.bind(Array(self.updateBudgets.keys))
+        let limits = sql.bind(self.updateBudgets.keys.map { Int32(self.updateBudgets[$0]!) })
+        let limit =
+            "coalesce((\(limits)::int4[])[array_position(\(types)::text[], t.attributes_type)], "
+            + "(\(limits)::int4[])[array_position(\(types)::text[], '')])"
+        return """
+            CASE WHEN \(limit) IS NULL THEN 0
+                 WHEN t.p10_hour_start > now() - interval '1 hour' AND t.p10_count >= \(limit)
+                 THEN \(TargetHold.downgrade.rawValue)
+                 ELSE \(TargetHold.budgeted.rawValue) END
+            """
     }
+}
 
+extension PushTargets.Target {
     /// A target from the columns `chunkSelect` answers, decoded one concrete type at a time, with the `blocked` column
     /// and, when the row has one more, that column as an `Int64` (nil when NULL). Decoding the row as a tuple
     /// (`decode((UUID, Int64, ...).self)`) looked up the tuple's generic metadata for every row: 11% of a sending
@@ -243,7 +267,8 @@ extension PushTargets.Target {
         let target = Self(
             channelID: try next().decode(UUID.self), instanceID: try next().decode(Int64.self),
             row: try next().decode(String.self), token: try next().decode(String.self),
-            lastTimestamp: try next().decode(Int64?.self), lastSeq: try next().decode(Int64?.self))
+            lastTimestamp: try next().decode(Int64?.self), lastSeq: try next().decode(Int64?.self),
+            hold: TargetHold(rawValue: Int(try next().decode(Int16.self))) ?? .none)
         let blocked = try next().decode(Bool.self)
         return (target, blocked, try cells.next()?.decode(Int64?.self) ?? nil)
     }

@@ -35,9 +35,36 @@ public struct ActivityPolicies: Sendable, Equatable, Codable {
         }
     }
 
+    /// At most `priority_10_per_hour` priority-10 updates per instance per hour of an attributes type (the app's
+    /// default without one); beyond, an update goes at priority 5 (`downgraded`).
+    public struct UpdateBudget: Sendable, Equatable, Codable {
+        public var attributesType: String?
+        public var priority10PerHour: Int
+
+        enum CodingKeys: String, CodingKey, CaseIterable {
+            case attributesType = "attributes_type"
+            case priority10PerHour = "priority_10_per_hour"
+        }
+
+        public init(from decoder: any Decoder) throws {
+            try decoder.rejectUnknownKeys(CodingKeys.self)
+            let c = try decoder.container(keyedBy: CodingKeys.self)
+            let base = ValidationError.path(decoder.codingPath)
+            self.attributesType = try c.decodeIfPresent(String.self, forKey: .attributesType)
+            if let type = self.attributesType {
+                try RegistryRules.attributesType(type, path: "\(base).attributes_type")
+            }
+            self.priority10PerHour = try c.decode(Int.self, forKey: .priority10PerHour)
+            guard (1...3600).contains(self.priority10PerHour) else {
+                throw ValidationError(path: "\(base).priority_10_per_hour", rule: "must be 1 to 3600")
+            }
+        }
+    }
+
     public var activityMaxAgeSeconds: Int?
     public var retentionSeconds: Int?
     public var idleEnd: [IdleEnd]
+    public var updateBudget: [UpdateBudget]
     /// A broadcast channel with no push and no tracked instance for this long is deleted (default 24 h).
     public var broadcastIdleSeconds: Int?
     /// The channel reconcile deletes at Apple the channels only Apple knows (default false: other systems may share
@@ -56,6 +83,7 @@ public struct ActivityPolicies: Sendable, Equatable, Codable {
         case activityMaxAgeSeconds = "activity_max_age_seconds"
         case retentionSeconds = "retention_seconds"
         case idleEnd = "idle_end"
+        case updateBudget = "update_budget"
         case broadcastIdleSeconds = "broadcast_idle_seconds"
         case broadcastDeleteUnknown = "broadcast_delete_unknown"
         case startConfirmSeconds = "start_confirm_seconds"
@@ -76,6 +104,12 @@ public struct ActivityPolicies: Sendable, Equatable, Codable {
             throw ValidationError(path: "retention_seconds", rule: "must not be negative")
         }
         self.idleEnd = try c.decodeIfPresent([IdleEnd].self, forKey: .idleEnd) ?? []
+        self.updateBudget = try c.decodeIfPresent([UpdateBudget].self, forKey: .updateBudget) ?? []
+        let budgeted = self.updateBudget.map { $0.attributesType ?? "" }
+        guard Set(budgeted).count == budgeted.count else {
+            throw ValidationError(
+                path: "update_budget", rule: "names each attributes type (and the default) at most once")
+        }
         self.broadcastIdleSeconds = try c.decodeIfPresent(Int.self, forKey: .broadcastIdleSeconds)
         if let idle = self.broadcastIdleSeconds, !(60...2_592_000).contains(idle) {
             throw ValidationError(path: "broadcast_idle_seconds", rule: "must be 60 to 2592000 (30 days)")
@@ -125,6 +159,17 @@ public struct ActivityPolicies: Sendable, Equatable, Codable {
             for try await id in rows.decode(Int64.self) { appID = id }
             guard let appID else { return false }
             try await connection.query("DELETE FROM activity_policies WHERE app_id = \(appID)", logger: database.logger)
+            try await connection.query("DELETE FROM update_budgets WHERE app_id = \(appID)", logger: database.logger)
+            if !self.updateBudget.isEmpty {
+                try await connection.query(
+                    """
+                    INSERT INTO update_budgets (app_id, attributes_type, priority_10_per_hour)
+                    SELECT \(appID), t, n
+                    FROM unnest(\(self.updateBudget.map { $0.attributesType ?? "" })::text[],
+                                \(self.updateBudget.map { Int32($0.priority10PerHour) })::int4[]) AS x(t, n)
+                    """,
+                    logger: database.logger)
+            }
             if !self.idleEnd.isEmpty {
                 try await connection.query(
                     """
