@@ -26,6 +26,7 @@ public enum DeliveryJobs {
             BroadcastMaintenance.kind: BroadcastMaintenance(channels: channels, database: database),
             RegistryPurge.kind: RegistryPurge(database: database),
             IdleActivityEnder.kind: IdleActivityEnder(database: database),
+            ActivityRenewer.kind: ActivityRenewer(database: database),
             DeliveryStampFolding.kind: DeliveryStampFolding(database: database),
             ScheduleFireJob.kind: ScheduleFiring(database: database),
             PushFanoutJob.kind: PushFanoutHandler(

@@ -10,6 +10,16 @@ public struct ActivityTracking: Sendable, Equatable, Decodable {
     public var systemActivityID: String
     /// Epoch seconds: the gateway ends the activity then (one end push), unless it ended before.
     public var endAt: Int64?
+    /// The attributes the activity was started with: a renewal (past Apple's 8 hours) starts it again with them.
+    public var attributes: [String: JSONValue]?
+
+    /// `attributes` as JSON text, "" when absent (how the track statement binds it).
+    public var attributesJSON: String {
+        guard let attributes else { return "" }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        return (try? encoder.encode(attributes)).map { String(decoding: $0, as: UTF8.self) } ?? ""
+    }
 
     enum CodingKeys: String, CodingKey, CaseIterable {
         case attributesType = "attributes_type"
@@ -17,6 +27,7 @@ public struct ActivityTracking: Sendable, Equatable, Decodable {
         case systemActivityID = "system_activity_id"
         case endAt = "end_at"
         case broadcastChannelID = "broadcast_channel_id"
+        case attributes
     }
 
     public init(
@@ -47,6 +58,10 @@ public struct ActivityTracking: Sendable, Equatable, Decodable {
         }
         self.systemActivityID = try c.decode(String.self, forKey: .systemActivityID)
         try RegistryRules.systemActivityID(self.systemActivityID, path: "system_activity_id")
+        self.attributes = try c.decodeIfPresent([String: JSONValue].self, forKey: .attributes)
+        if self.attributes != nil, self.attributesJSON.utf8.count > 4096 {
+            throw ValidationError(path: "attributes", rule: "may be at most 4096 bytes of JSON")
+        }
         self.endAt = try c.decodeIfPresent(Int64.self, forKey: .endAt)
         if let endAt = self.endAt {
             guard endAt <= LiveActivityNotification.latestSeconds else {

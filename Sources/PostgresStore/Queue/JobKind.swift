@@ -23,6 +23,8 @@ public struct JobKind: RawRepresentable, Hashable, Sendable, ExpressibleByString
     public static let idleEnd: JobKind = "maintenance.idle_end"
     /// Recurring: deletes idle broadcast channels and compares the rest with Apple's list.
     public static let broadcastMaintenance: JobKind = "maintenance.broadcast_channels"
+    /// Recurring: renews activities past their app's `renew` policy (an end and a push-to-start).
+    public static let renew: JobKind = "maintenance.renew"
     /// Recurring: folds deferred delivery stamps into their instances.
     public static let foldStamps: JobKind = "delivery.fold_stamps"
 }

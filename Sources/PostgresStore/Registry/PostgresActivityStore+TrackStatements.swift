@@ -81,13 +81,16 @@ extension PostgresActivityStore {
 /// Many calls go in one statement (see `TrackBatcher`), one row per call in their order; no two share a channel and
 /// name, so each write is matched back to its call by the instance id or by `(channel_id, name)`.
 struct TrackStatement: PostgresPreparedStatement {
-    static let name = "lagw_track_v5"
+    static let name = "lagw_track_v6"
     static let sql = """
         WITH input AS (
             SELECT x.channel_id, x.app_id, x.name, x.system_activity_id, nullif(x.token, '') AS token,
-                   x.attributes_type, nullif(x.broadcast, '') AS broadcast, x.n
-            FROM unnest($1::uuid[], $2::int8[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[])
-                WITH ORDINALITY AS x(channel_id, app_id, name, system_activity_id, token, attributes_type, broadcast, n)
+                   x.attributes_type, nullif(x.broadcast, '') AS broadcast, nullif(x.attributes, '')::jsonb AS attributes,
+                   x.n
+            FROM unnest($1::uuid[], $2::int8[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[],
+                        $8::text[])
+                WITH ORDINALITY AS x(channel_id, app_id, name, system_activity_id, token, attributes_type, broadcast,
+                                     attributes, n)
         ),
         found AS (
             SELECT x.n, a.apns_environment AS environment, la.id, la.system_activity_id, la.push_token,
@@ -104,6 +107,7 @@ struct TrackStatement: PostgresPreparedStatement {
         rotated AS (
             UPDATE live_activities la
             SET push_token = x.token, broadcast_channel_id = x.broadcast, attributes_type = x.attributes_type,
+                attributes = coalesce(x.attributes, la.attributes),
                 environment = f.environment,
                 state = 'active', invalid_reason = NULL, invalidated_at = NULL, token_updated_at = now()
             FROM found f JOIN input x ON x.n = f.n
@@ -116,9 +120,9 @@ struct TrackStatement: PostgresPreparedStatement {
         started AS (
             INSERT INTO live_activities
                 (app_id, channel_id, name, attributes_type, system_activity_id, push_token, environment,
-                 broadcast_channel_id)
+                 broadcast_channel_id, attributes)
             SELECT x.app_id, x.channel_id, x.name, x.attributes_type, x.system_activity_id, x.token, f.environment,
-                   x.broadcast
+                   x.broadcast, x.attributes
             FROM found f JOIN input x ON x.n = f.n
             WHERE f.id IS NULL AND NOT f.requested_has_ended
             RETURNING id, channel_id, name, attributes_type
@@ -165,7 +169,7 @@ struct TrackStatement: PostgresPreparedStatement {
     var calls: [Call]
 
     func makeBindings() throws -> PostgresBindings {
-        var bindings = PostgresBindings(capacity: 7)
+        var bindings = PostgresBindings(capacity: 8)
         bindings.append(self.calls.map(\.channelID))
         bindings.append(self.calls.map(\.appID))
         bindings.append(self.calls.map(\.name))
@@ -173,6 +177,7 @@ struct TrackStatement: PostgresPreparedStatement {
         bindings.append(self.calls.map(\.tracking.token))
         bindings.append(self.calls.map(\.tracking.attributesType))
         bindings.append(self.calls.map(\.tracking.broadcastChannelID))
+        bindings.append(self.calls.map(\.tracking.attributesJSON))
         return bindings
     }
 
@@ -197,7 +202,7 @@ struct TrackStatement: PostgresPreparedStatement {
 /// Ends instance `replacing` as `replaced` and starts this activity under the name, in one statement: nothing starts
 /// unless that instance was still current.
 struct TrackReplaceStatement: PostgresPreparedStatement {
-    static let name = "lagw_track_replace_v3"
+    static let name = "lagw_track_replace_v4"
     static let sql = """
         WITH replaced AS (
             UPDATE live_activities SET state = 'ended', ended_reason = 'replaced', ended_at = now()
@@ -207,8 +212,8 @@ struct TrackReplaceStatement: PostgresPreparedStatement {
         inserted AS (
             INSERT INTO live_activities
                 (app_id, channel_id, name, attributes_type, system_activity_id, push_token, environment,
-                 broadcast_channel_id)
-            SELECT $1, $2, $3, $4, $5, nullif($6, ''), $7, nullif($9, '')
+                 broadcast_channel_id, attributes)
+            SELECT $1, $2, $3, $4, $5, nullif($6, ''), $7, nullif($9, ''), nullif($10, '')::jsonb
             WHERE EXISTS (SELECT 1 FROM replaced)
             RETURNING id
         ),
@@ -229,7 +234,7 @@ struct TrackReplaceStatement: PostgresPreparedStatement {
     var replacing: Int64
 
     func makeBindings() throws -> PostgresBindings {
-        var bindings = PostgresBindings(capacity: 9)
+        var bindings = PostgresBindings(capacity: 10)
         bindings.append(self.appID)
         bindings.append(self.channelID)
         bindings.append(self.name)
@@ -239,6 +244,7 @@ struct TrackReplaceStatement: PostgresPreparedStatement {
         bindings.append(self.environment)
         bindings.append(self.replacing)
         bindings.append(self.tracking.broadcastChannelID)
+        bindings.append(self.tracking.attributesJSON)
         return bindings
     }
 

@@ -61,10 +61,47 @@ public struct ActivityPolicies: Sendable, Equatable, Codable {
         }
     }
 
+    /// Renew an instance of an attributes type (the app's default without one) once it is `after_seconds` old and
+    /// had an update within the last hour: an end and a push-to-start of the same name, with this alert.
+    public struct Renew: Sendable, Equatable, Codable {
+        public var attributesType: String?
+        public var afterSeconds: Int
+        public var alert: LiveActivityNotification.Alert
+
+        enum CodingKeys: String, CodingKey, CaseIterable {
+            case attributesType = "attributes_type"
+            case afterSeconds = "after_seconds"
+            case alert
+        }
+
+        public init(from decoder: any Decoder) throws {
+            try decoder.rejectUnknownKeys(CodingKeys.self)
+            let c = try decoder.container(keyedBy: CodingKeys.self)
+            let base = ValidationError.path(decoder.codingPath)
+            self.attributesType = try c.decodeIfPresent(String.self, forKey: .attributesType)
+            if let type = self.attributesType {
+                try RegistryRules.attributesType(type, path: "\(base).attributes_type")
+            }
+            self.afterSeconds = try c.decode(Int.self, forKey: .afterSeconds)
+            // Apple ends an activity 8 hours after it started: a renewal later than that finds nothing to renew.
+            guard (1...28_800).contains(self.afterSeconds) else {
+                throw ValidationError(path: "\(base).after_seconds", rule: "must be 1 to 28800 (8 hours)")
+            }
+            self.alert = try c.decode(LiveActivityNotification.Alert.self, forKey: .alert)
+            guard let title = self.alert.title, let body = self.alert.body else {
+                throw ValidationError(
+                    path: "\(base).alert", rule: "needs a title and a body: a push-to-start shows an alert")
+            }
+            try FieldRules.text(title, path: "\(base).alert.title", maxLength: 1024)
+            try FieldRules.text(body, path: "\(base).alert.body", maxLength: 2048)
+        }
+    }
+
     public var activityMaxAgeSeconds: Int?
     public var retentionSeconds: Int?
     public var idleEnd: [IdleEnd]
     public var updateBudget: [UpdateBudget]
+    public var renew: [Renew]
     /// A broadcast channel with no push and no tracked instance for this long is deleted (default 24 h).
     public var broadcastIdleSeconds: Int?
     /// The channel reconcile deletes at Apple the channels only Apple knows (default false: other systems may share
@@ -84,6 +121,7 @@ public struct ActivityPolicies: Sendable, Equatable, Codable {
         case retentionSeconds = "retention_seconds"
         case idleEnd = "idle_end"
         case updateBudget = "update_budget"
+        case renew
         case broadcastIdleSeconds = "broadcast_idle_seconds"
         case broadcastDeleteUnknown = "broadcast_delete_unknown"
         case startConfirmSeconds = "start_confirm_seconds"
@@ -109,6 +147,11 @@ public struct ActivityPolicies: Sendable, Equatable, Codable {
         guard Set(budgeted).count == budgeted.count else {
             throw ValidationError(
                 path: "update_budget", rule: "names each attributes type (and the default) at most once")
+        }
+        self.renew = try c.decodeIfPresent([Renew].self, forKey: .renew) ?? []
+        let renewed = self.renew.map { $0.attributesType ?? "" }
+        guard Set(renewed).count == renewed.count else {
+            throw ValidationError(path: "renew", rule: "names each attributes type (and the default) at most once")
         }
         self.broadcastIdleSeconds = try c.decodeIfPresent(Int.self, forKey: .broadcastIdleSeconds)
         if let idle = self.broadcastIdleSeconds, !(60...2_592_000).contains(idle) {
@@ -160,6 +203,19 @@ public struct ActivityPolicies: Sendable, Equatable, Codable {
             guard let appID else { return false }
             try await connection.query("DELETE FROM activity_policies WHERE app_id = \(appID)", logger: database.logger)
             try await connection.query("DELETE FROM update_budgets WHERE app_id = \(appID)", logger: database.logger)
+            try await connection.query("DELETE FROM renew_policies WHERE app_id = \(appID)", logger: database.logger)
+            if !self.renew.isEmpty {
+                try await connection.query(
+                    """
+                    INSERT INTO renew_policies (app_id, attributes_type, after_seconds, alert_title, alert_body)
+                    SELECT \(appID), t, n, at, ab
+                    FROM unnest(\(self.renew.map { $0.attributesType ?? "" })::text[],
+                                \(self.renew.map { Int32($0.afterSeconds) })::int4[],
+                                \(self.renew.map { $0.alert.title ?? "" })::text[],
+                                \(self.renew.map { $0.alert.body ?? "" })::text[]) AS x(t, n, at, ab)
+                    """,
+                    logger: database.logger)
+            }
             if !self.updateBudget.isEmpty {
                 try await connection.query(
                     """
