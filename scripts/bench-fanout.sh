@@ -93,13 +93,25 @@ small_auth="$(echo "$small" | field app_key):$(echo "$small" | field master_secr
 live_channel=$(curl -fsS -u "$small_auth" -X PUT -H 'Content-Type: application/json' -d '{"storage":"none"}' \
     "http://127.0.0.1:$gw_port/api/broadcast-channels/live" | field channel_id)
 
+# EVENT=start: a push-to-start to N push-to-start tokens (one per channel) instead of an update to N activities: every
+# target is checked against the duplicate guard, suspect tokens and the start budget, and every accepted start
+# becomes a pending confirmation (`start_attempts`).
+EVENT=${EVENT:-update}
+if [ "$EVENT" = start ]; then
+    seed_big="INSERT INTO push_to_start_tokens (channel_id, app_id, attributes_type, token, environment)
+SELECT c.id, c.app_id, 'MatchAttributes', md5(c.install_id) || md5(c.install_id), 'development' FROM channels c;"
+    big_body='{"audience":"all","device_types":["ios"],"notification":{"ios":{"live_activity":{"event":"start","name":"match","attributes_type":"MatchAttributes","attributes":{"home":"A"},"content_state":{"home":0,"away":0},"alert":{"title":"Kick-off","body":"A v B"}}}}}'
+else
+    seed_big="INSERT INTO live_activities (app_id, channel_id, name, attributes_type, system_activity_id, push_token, environment)
+SELECT c.app_id, c.id, 'match', 'MatchAttributes', c.install_id, md5(c.install_id) || md5(c.install_id), 'development'
+FROM channels c;"
+    big_body='{"audience":"all","device_types":["ios"],"notification":{"ios":{"live_activity":{"event":"update","name":"match","content_state":{"home":1,"away":0,"minute":67}}}}}'
+fi
 echo "== seeding $N channels with a tracked activity 'match' (app big), 1 activity 'solo' (app small)"
 t0=$(date +%s.%N)
 psql -q "$DATABASE_URL" <<SQL
 INSERT INTO channels (app_id, install_id) SELECT a.id, 'd' || g FROM apps a, generate_series(1, $N) g WHERE a.name = 'big';
-INSERT INTO live_activities (app_id, channel_id, name, attributes_type, system_activity_id, push_token, environment)
-SELECT c.app_id, c.id, 'match', 'MatchAttributes', c.install_id, md5(c.install_id) || md5(c.install_id), 'development'
-FROM channels c;
+$seed_big
 INSERT INTO channels (app_id, install_id) SELECT id, 'solo' FROM apps WHERE name = 'small';
 INSERT INTO live_activities (app_id, channel_id, name, attributes_type, system_activity_id, push_token, environment)
 SELECT c.app_id, c.id, 'solo', 'MatchAttributes', 'solo', '$solo_token', 'development'
@@ -127,9 +139,9 @@ pg_before=$(pg_cpu)
 
 psql -q "$DATABASE_URL" -c "SELECT pg_stat_statements_reset()" >/dev/null
 json_push_id() { sed -n 's/.*"push_ids":\["\([^"]*\)".*/\1/p'; }
-echo "== POST one update to every 'match' activity"
+echo "== POST one $EVENT to every 'match' target"
 big_id=$(curl -fsS -u "$big_auth" -H 'Content-Type: application/json' "http://127.0.0.1:$gw_port/api/push" \
-    -d '{"audience":"all","device_types":["ios"],"notification":{"ios":{"live_activity":{"event":"update","name":"match","content_state":{"home":1,"away":0,"minute":67}}}}}' | json_push_id)
+    -d "$big_body" | json_push_id)
 echo "   push $big_id"
 
 # The other app: one single-activity update every 200 ms while the fan-out runs, and a broadcast every 100 ms.
@@ -270,3 +282,6 @@ SQL
 echo "   other app's broadcasts, POST -> broadcast request:"
 echo "     during the fan-out: $(cast_times 0 "$busy_casts")"
 echo "     idle:               $(cast_times "$busy_casts" 40)"
+if [ "$EVENT" = start ]; then
+    echo "   start confirmations: $(psql -qAt "$DATABASE_URL" -c "SELECT count(*) FROM start_attempts WHERE push_id = '$big_id'") pending rows written"
+fi

@@ -16,6 +16,9 @@ RATE=${RATE:-5400}
 PACING=${PACING:-poisson}
 CONNECTIONS=${CONNECTIONS:-128}
 DURATION=${DURATION:-30s}
+# PENDING_STARTS=N (default 10): push-to-start confirmations pending, N starts to every channel (one of them under
+# the tracked name, so a call that starts an instance confirms it), as after large start campaigns.
+PENDING_STARTS=${PENDING_STARTS:-10}
 # BIN_DIR: a directory holding a gateway built elsewhere (to compare two builds in one sitting); default: build now.
 if [ -n "${BIN_DIR:-}" ]; then
     bin=$BIN_DIR
@@ -69,6 +72,20 @@ psql -q "$DATABASE_URL" -c "INSERT INTO channels (app_id, install_id) SELECT id,
 psql -q "$DATABASE_URL" -c "INSERT INTO live_activities (app_id, channel_id, name, attributes_type, push_token,
     system_activity_id, environment) SELECT c.app_id, c.id, 'match', 'MatchAttributes', md5(c.install_id) || md5(c.id::text),
     'act-' || substr(c.install_id, 7), 'development' FROM channels c WHERE substr(c.install_id, 7)::int % 2 = 0"
+if [ "$PENDING_STARTS" -gt 0 ]; then
+    echo "== $PENDING_STARTS start pushes to every channel, each start pending confirmation for an hour"
+    psql -q "$DATABASE_URL" <<SQL
+INSERT INTO push_operations (app_id, response) SELECT id, '{}' FROM apps;
+INSERT INTO pushes (app_id, operation_id, event, activity_name, attributes_type, audience, request, apns_payload,
+                    apns_timestamp, apns_priority, state)
+SELECT o.app_id, o.id, 'start', CASE WHEN g = 1 THEN 'match' ELSE 'other-' || g END, 'MatchAttributes', '"all"', '{}',
+       '\\x00', 1700000000, 10, 'done'
+FROM push_operations o, generate_series(1, $PENDING_STARTS) g;
+INSERT INTO start_attempts (push_id, app_id, channel_id, name, attributes_type, token, window_until)
+SELECT p.id, p.app_id, c.id, p.activity_name, 'MatchAttributes', md5(c.id::text) || md5(p.id::text), now() + interval '1 hour'
+FROM pushes p JOIN channels c ON c.app_id = p.app_id;
+SQL
+fi
 psql -qAt "$DATABASE_URL" -c "SELECT id FROM channels ORDER BY substr(install_id, 7)::int" >"$work/channels.txt"
 psql -q "$DATABASE_URL" -c "ANALYZE"
 
@@ -122,6 +139,7 @@ per_request() { awk -v s="$1" -v n="$requests" 'BEGIN { printf "%.2f s = %.0f us
 echo "== CPU during the run"
 echo "   gateway: $(per_request "$(awk -v a="$(cpu_of "$gw_pid")" -v b="$gw_before" 'BEGIN { print a - b }')")"
 echo "   postgres: $(per_request "$(awk -v a="$(pg_cpu)" -v b="$pg_before" 'BEGIN { print a - b }')")"
+echo "== start confirmations: $(psql -qAt "$DATABASE_URL" -c "SELECT count(*) FILTER (WHERE outcome = 'started') || ' started, ' || count(*) FILTER (WHERE outcome = 'pending') || ' pending' FROM start_attempts")"
 echo "== instances tracked"
 psql -qAt "$DATABASE_URL" -c "SELECT state, count(*) FROM live_activities GROUP BY state" | sed 's/^/   /'
 echo "== gateway answers by status"
