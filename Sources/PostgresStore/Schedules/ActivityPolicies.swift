@@ -20,10 +20,7 @@ public struct ActivityPolicies: Sendable, Equatable, Codable {
             try decoder.rejectUnknownKeys(CodingKeys.self)
             let c = try decoder.container(keyedBy: CodingKeys.self)
             let base = ValidationError.path(decoder.codingPath)
-            self.attributesType = try c.decodeIfPresent(String.self, forKey: .attributesType)
-            if let type = self.attributesType {
-                try RegistryRules.attributesType(type, path: "\(base).attributes_type")
-            }
+            self.attributesType = try ActivityPolicies.attributesType(c, .attributesType, base: base)
             self.idleSeconds = try c.decode(Int.self, forKey: .idleSeconds)
             guard (60...86_400).contains(self.idleSeconds) else {
                 throw ValidationError(path: "\(base).idle_seconds", rule: "must be 60 to 86400")
@@ -32,68 +29,6 @@ public struct ActivityPolicies: Sendable, Equatable, Codable {
             if let d = self.dismissalSeconds, !(0...14_400).contains(d) {
                 throw ValidationError(path: "\(base).dismissal_seconds", rule: "must be 0 to 14400")
             }
-        }
-    }
-
-    /// At most `priority_10_per_hour` priority-10 updates per instance per hour of an attributes type (the app's
-    /// default without one); beyond, an update goes at priority 5 (`downgraded`).
-    public struct UpdateBudget: Sendable, Equatable, Codable {
-        public var attributesType: String?
-        public var priority10PerHour: Int
-
-        enum CodingKeys: String, CodingKey, CaseIterable {
-            case attributesType = "attributes_type"
-            case priority10PerHour = "priority_10_per_hour"
-        }
-
-        public init(from decoder: any Decoder) throws {
-            try decoder.rejectUnknownKeys(CodingKeys.self)
-            let c = try decoder.container(keyedBy: CodingKeys.self)
-            let base = ValidationError.path(decoder.codingPath)
-            self.attributesType = try c.decodeIfPresent(String.self, forKey: .attributesType)
-            if let type = self.attributesType {
-                try RegistryRules.attributesType(type, path: "\(base).attributes_type")
-            }
-            self.priority10PerHour = try c.decode(Int.self, forKey: .priority10PerHour)
-            guard (1...3600).contains(self.priority10PerHour) else {
-                throw ValidationError(path: "\(base).priority_10_per_hour", rule: "must be 1 to 3600")
-            }
-        }
-    }
-
-    /// Renew an instance of an attributes type (the app's default without one) once it is `after_seconds` old and
-    /// had an update within the last hour: an end and a push-to-start of the same name, with this alert.
-    public struct Renew: Sendable, Equatable, Codable {
-        public var attributesType: String?
-        public var afterSeconds: Int
-        public var alert: LiveActivityNotification.Alert
-
-        enum CodingKeys: String, CodingKey, CaseIterable {
-            case attributesType = "attributes_type"
-            case afterSeconds = "after_seconds"
-            case alert
-        }
-
-        public init(from decoder: any Decoder) throws {
-            try decoder.rejectUnknownKeys(CodingKeys.self)
-            let c = try decoder.container(keyedBy: CodingKeys.self)
-            let base = ValidationError.path(decoder.codingPath)
-            self.attributesType = try c.decodeIfPresent(String.self, forKey: .attributesType)
-            if let type = self.attributesType {
-                try RegistryRules.attributesType(type, path: "\(base).attributes_type")
-            }
-            self.afterSeconds = try c.decode(Int.self, forKey: .afterSeconds)
-            // Apple ends an activity 8 hours after it started: a renewal later than that finds nothing to renew.
-            guard (1...28_800).contains(self.afterSeconds) else {
-                throw ValidationError(path: "\(base).after_seconds", rule: "must be 1 to 28800 (8 hours)")
-            }
-            self.alert = try c.decode(LiveActivityNotification.Alert.self, forKey: .alert)
-            guard let title = self.alert.title, let body = self.alert.body else {
-                throw ValidationError(
-                    path: "\(base).alert", rule: "needs a title and a body: a push-to-start shows an alert")
-            }
-            try FieldRules.text(title, path: "\(base).alert.title", maxLength: 1024)
-            try FieldRules.text(body, path: "\(base).alert.body", maxLength: 2048)
         }
     }
 
@@ -239,5 +174,16 @@ public struct ActivityPolicies: Sendable, Equatable, Codable {
             }
             return true
         }
+    }
+}
+
+extension ActivityPolicies {
+    /// The optional `attributes_type` of a per-type entry (the app's default without one), under the registry's rule.
+    static func attributesType<Key: CodingKey>(_ c: KeyedDecodingContainer<Key>, _ key: Key, base: String)
+        throws -> String?
+    {
+        guard let type = try c.decodeIfPresent(String.self, forKey: key) else { return nil }
+        try RegistryRules.attributesType(type, path: "\(base).attributes_type")
+        return type
     }
 }
