@@ -36,7 +36,7 @@ public struct BroadcastChannels: Sendable {
     ) {
         if let existing = try await self.store.channel(appID: appID, name: name) {
             guard existing.storage == storage else {
-                throw BroadcastChannelError.storageMismatch(existing: existing.storage.rawValue)
+                throw BroadcastChannelError.storageMismatch(existing: existing.storage)
             }
             return (existing, false)
         }

@@ -109,9 +109,11 @@ extension APIError {
         case .storageMismatch(let existing):
             self.init(
                 .conflict, code: .conflict,
-                "The name has a broadcast channel with storage '\(existing)'; Apple cannot change a channel's storage "
+                "The name has a broadcast channel with storage '\(existing.rawValue)'; Apple cannot change a channel's storage "
                     + "policy: delete the channel first.",
-                details: ["path": "storage", "rule": "must match the existing channel's storage (\(existing))"])
+                details: [
+                    "path": "storage", "rule": "must match the existing channel's storage (\(existing.rawValue))",
+                ])
         case .refused(let status, let reason):
             self.init(
                 .conflict, code: .conflict,
