@@ -60,70 +60,8 @@ ALTER TABLE pushes
     ADD CONSTRAINT pushes_apns_priority_check CHECK (apns_priority IN (1, 5, 10)),
     ADD CONSTRAINT pushes_broadcast_has_channel CHECK ((delivery = 'tokens') = (broadcast_channel_id IS NULL));
 
--- The views gain the broadcast columns at their end (CREATE OR REPLACE VIEW may only append columns).
-CREATE OR REPLACE VIEW push_report AS
-SELECT p.id AS push_id,
-       a.app_key,
-       p.app_id,
-       p.operation_id,
-       p.event,
-       p.activity_name,
-       p.attributes_type,
-       p.state,
-       p.failure_reason,
-       p.targeted,
-       b.sent,
-       b.accepted,
-       b.failed,
-       b.skipped,
-       p.canceled + b.canceled AS canceled,
-       coalesce((SELECT jsonb_object_agg(f.reason, f.count) FROM push_failure_counts f WHERE f.push_id = p.id),
-                '{}'::jsonb) AS failed_by_reason,
-       p.created_at,
-       p.started_at,
-       p.finished_at,
-       extract(epoch FROM p.finished_at - p.created_at) AS seconds_to_finish,
-       b.first_request_at,
-       extract(epoch FROM b.first_request_at - p.created_at) AS seconds_to_first_request,
-       b.superseded,
-       p.delivery,
-       p.broadcast_channel_id,
-       p.broadcast_status,
-       p.broadcast_reason,
-       p.apns_unique_id,
-       p.broadcast_sent_at,
-       extract(epoch FROM p.broadcast_sent_at - p.created_at) AS seconds_to_broadcast
-FROM pushes p
-JOIN apps a ON a.id = p.app_id
-CROSS JOIN LATERAL (
-    SELECT coalesce(sum(x.sent), 0)::bigint AS sent,
-           coalesce(sum(x.accepted), 0)::bigint AS accepted,
-           coalesce(sum(x.failed), 0)::bigint AS failed,
-           coalesce(sum(x.skipped), 0)::bigint AS skipped,
-           coalesce(sum(x.canceled), 0)::bigint AS canceled,
-           min(x.first_request_at) AS first_request_at,
-           coalesce(sum(x.superseded), 0)::bigint AS superseded
-    FROM push_batches x
-    WHERE x.push_id = p.id
-) b;
-
-CREATE OR REPLACE VIEW push_stats_hourly AS
-SELECT r.app_id,
-       r.app_key,
-       date_trunc('hour', r.created_at) AS hour,
-       count(*) AS pushes,
-       sum(r.targeted) AS targeted,
-       sum(r.sent) AS sent,
-       sum(r.accepted) AS accepted,
-       sum(r.failed) AS failed,
-       sum(r.skipped) AS skipped,
-       sum(r.canceled) AS canceled,
-       sum(r.superseded) AS superseded,
-       count(*) FILTER (WHERE r.delivery <> 'tokens') AS broadcasts,
-       count(*) FILTER (WHERE r.broadcast_status = 200) AS broadcasts_accepted,
-       count(*) FILTER (WHERE r.broadcast_status IS NOT NULL AND r.broadcast_status <> 200) AS broadcasts_failed
-FROM push_report r
-GROUP BY r.app_id, r.app_key, date_trunc('hour', r.created_at);
+-- `push_report` and `push_stats_hourly` gain the broadcast columns with the start columns in 0014 (one restatement
+-- of each view for both).
 
 -- Dashboard view: each app's broadcast channels, their last push and the instances tracked on them.
 CREATE VIEW broadcast_channel_report AS

@@ -65,7 +65,8 @@ ALTER TABLE live_activities
 
 ALTER TABLE push_batches ADD COLUMN downgraded bigint NOT NULL DEFAULT 0;
 
--- The views gain the start counts at their end (CREATE OR REPLACE VIEW may only append columns).
+-- The views gain the broadcast columns (0013) and the start counts at their end (CREATE OR REPLACE VIEW may only
+-- append columns).
 CREATE OR REPLACE VIEW push_report AS
 SELECT p.id AS push_id,
        a.app_key,
