@@ -60,9 +60,9 @@ import Testing
             let rows = try await gw.database.client.query(
                 "SELECT started, not_started, start_rate::float8 FROM start_report WHERE push_id = \(UUID(uuidString: first)!)",
                 logger: gw.database.logger)
-            for try await (started, notStarted, rate) in rows.decode((Int64, Int64, Double?).self) {
-                #expect(started == 15 && notStarted == 5 && rate == 0.75)
-            }
+            var report: [(Int64, Int64, Double?)] = []
+            for try await row in rows.decode((Int64, Int64, Double?).self) { report.append(row) }
+            #expect(report.count == 1 && report[0].0 == 15 && report[0].1 == 5 && report[0].2 == 0.75, "\(report)")
 
             // After the window, a start is held only where the name is active.
             let third = try await e2e.finished(try await e2e.send(Self.start(name: "game")))

@@ -98,25 +98,25 @@ public struct PostgresBroadcastChannelStore: Sendable {
         return false
     }
 
-    /// The channels of `names` in the app's current environment (a push's route depends on them).
-    static func lookupQuery(appID: Int64, names: [String]) -> PostgresQuery {
-        """
-        SELECT c.name, c.channel_id, c.storage FROM broadcast_channels c JOIN apps a ON a.id = c.app_id
-        WHERE c.app_id = \(appID) AND c.environment = a.apns_environment AND c.name = ANY(\(Array(Set(names))))
-        """
-    }
-
-    static func lookup(_ rows: PostgresRowSequence) async throws -> [String: BroadcastChannelRef] {
+    /// The channels of the names whose channel decides the route of one of `pushes` (a start, or an update or end that
+    /// may go by broadcast), in the app's current environment: one read, none when no push needs one. `query` runs
+    /// it on the caller's connection or pool.
+    static func channels(
+        appID: Int64, routing pushes: [PushRequest],
+        query: (PostgresQuery) async throws -> PostgresRowSequence
+    ) async throws -> [String: BroadcastChannelRef] {
+        let names = Set(pushes.filter(\.needsBroadcastChannel).compactMap(\.liveActivity.name))
+        guard !names.isEmpty else { return [:] }
+        let rows = try await query(
+            """
+            SELECT c.name, c.channel_id, c.storage FROM broadcast_channels c JOIN apps a ON a.id = c.app_id
+            WHERE c.app_id = \(appID) AND c.environment = a.apns_environment AND c.name = ANY(\(Array(names)))
+            """)
         var found: [String: BroadcastChannelRef] = [:]
         for try await (name, id, storage) in rows.decode((String, String, String).self) {
             found[name] = BroadcastChannelRef(channelID: id, storage: BroadcastStorage(rawValue: storage) ?? .noStorage)
         }
         return found
-    }
-
-    /// The names whose channel decides the route of one of `pushes`.
-    static func names(routing pushes: [PushRequest]) -> [String] {
-        pushes.filter(\.needsBroadcastChannel).compactMap(\.liveActivity.name)
     }
 }
 

@@ -45,11 +45,9 @@ public struct PostgresPushStore: PushStore {
     /// A name's broadcast channel decides the push's route (and with it a few rules): one read, only when a push may
     /// go by broadcast or is a start.
     private func channels(appID: Int64, _ pushes: [PushRequest]) async throws -> [String: BroadcastChannelRef] {
-        let names = PostgresBroadcastChannelStore.names(routing: pushes)
-        guard !names.isEmpty else { return [:] }
-        return try await PostgresBroadcastChannelStore.lookup(
-            self.database.client.query(
-                PostgresBroadcastChannelStore.lookupQuery(appID: appID, names: names), logger: self.logger))
+        try await PostgresBroadcastChannelStore.channels(appID: appID, routing: pushes) {
+            try await self.database.client.query($0, logger: self.logger)
+        }
     }
 
     /// What a push row needs, encoded before any transaction starts.
@@ -62,7 +60,7 @@ public struct PostgresPushStore: PushStore {
         var timestamp: Int64
     }
 
-    /// `channels`: the broadcast channels of the pushes' names (`PostgresBroadcastChannelStore.lookupQuery`). A rule
+    /// `channels`: the broadcast channels of the pushes' names (`PostgresBroadcastChannelStore.channels`). A rule
     /// that depends on the route throws the `ValidationError` naming the field.
     static func rows(_ pushes: [PushRequest], timestamp: Int64, channels: [String: BroadcastChannelRef] = [:]) throws
         -> Rows

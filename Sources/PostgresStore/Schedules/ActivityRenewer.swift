@@ -110,13 +110,9 @@ public struct ActivityRenewer: JobHandler {
             start.restart = true
             pushes.append(PushRequest(audience: audience, liveActivity: start, campaignCategories: ["renewal"]))
         }
-        let names = PostgresBroadcastChannelStore.names(routing: pushes)
-        let channels =
-            names.isEmpty
-            ? [:]
-            : try await PostgresBroadcastChannelStore.lookup(
-                connection.query(
-                    PostgresBroadcastChannelStore.lookupQuery(appID: appID, names: names), logger: logger))
+        let channels = try await PostgresBroadcastChannelStore.channels(appID: appID, routing: pushes) {
+            try await connection.query($0, logger: logger)
+        }
         let accepted = PushAccepted(operationID: UUID(), pushIDs: pushes.map { _ in UUID() })
         try await PostgresPushStore.insert(
             try PostgresPushStore.rows(pushes, timestamp: timestamp, channels: channels), accepted: accepted,

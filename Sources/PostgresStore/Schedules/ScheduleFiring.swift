@@ -69,13 +69,9 @@ public struct ScheduleFiring: JobHandler {
             var routable: [(id: UUID, appID: Int64, push: PushRequest)] = []
             var channels: [Int64: [String: BroadcastChannelRef]] = [:]
             for (appID, group) in Dictionary(grouping: due, by: \.appID) {
-                let names = PostgresBroadcastChannelStore.names(routing: group.map(\.push))
-                channels[appID] =
-                    names.isEmpty
-                    ? [:]
-                    : try await PostgresBroadcastChannelStore.lookup(
-                        connection.query(
-                            PostgresBroadcastChannelStore.lookupQuery(appID: appID, names: names), logger: logger))
+                channels[appID] = try await PostgresBroadcastChannelStore.channels(
+                    appID: appID, routing: group.map(\.push)
+                ) { try await connection.query($0, logger: logger) }
             }
             for entry in due {
                 let channel = entry.push.liveActivity.name.flatMap { channels[entry.appID]?[$0] }
