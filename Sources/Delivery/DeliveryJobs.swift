@@ -27,6 +27,7 @@ public enum DeliveryJobs {
             RegistryPurge.kind: RegistryPurge(database: database),
             IdleActivityEnder.kind: IdleActivityEnder(database: database),
             ActivityRenewer.kind: ActivityRenewer(database: database),
+            StartSettlement.kind: StartSettlement(database: database, metrics: metrics),
             DeliveryStampFolding.kind: DeliveryStampFolding(database: database),
             ScheduleFireJob.kind: ScheduleFiring(database: database),
             PushFanoutJob.kind: PushFanoutHandler(

@@ -110,6 +110,8 @@ func buildWorker(configuration: WorkerConfiguration) async throws -> ServiceGrou
                             kind: IdleActivityEnder.kind, every: .seconds(10), after: Date(), database: database)
                         try await Recurring.scheduleNext(
                             kind: ActivityRenewer.kind, every: .seconds(10), after: Date(), database: database)
+                        try await Recurring.scheduleNext(
+                            kind: StartSettlement.kind, every: .seconds(30), after: Date(), database: database)
                         try await DeliveryStampFolding(database: database).scheduleNext(after: Date())
                         try await Recurring.scheduleNext(
                             kind: BroadcastMaintenance.kind, every: .seconds(600), after: Date(), database: database)

@@ -29,6 +29,13 @@ import Testing
                 )
                 .status == .created)
 
+            // A start attempt on each (no foreign key: a trigger removes a forgotten channel's attempts).
+            _ = try await gw.database.client.query(
+                """
+                INSERT INTO start_attempts (push_id, app_id, channel_id, name, attributes_type, token, window_until)
+                SELECT gen_random_uuid(), app_id, id, 'match', 'ChestAttributes', \(hexToken(9)), now()
+                FROM channels WHERE id IN (\(UUID(uuidString: channel)!), \(UUID(uuidString: other)!))
+                """)
             let before = try await gw.registryRowCounts()
             let forget = try await gw.request(.delete, "/api/channels/\(channel)", auth: app.device)
             #expect(forget.status == .ok)
@@ -46,6 +53,10 @@ import Testing
             let after = try await gw.registryRowCounts()
             #expect(after["channels"] == before["channels"]! - 1)
             #expect(after["live_activities"] == 1)
+            #expect(
+                try await gw.database.scalar(
+                    "SELECT string_agg(channel_id::text, ',') FROM start_attempts", as: String.self)
+                    == other.lowercased())
             #expect(try await gw.request(.get, "/api/channels/\(other)", auth: app.server).status == .ok)
 
             // Forgetting again: the channel is gone.

@@ -1,5 +1,6 @@
 import Foundation
 import PostgresStore
+import Prometheus
 import Testing
 
 /// Starts that really start, end to end: confirmation by the device's track call, the duplicate guard and the start
@@ -35,6 +36,12 @@ import Testing
             let first = try await e2e.send(Self.start(name: "game"))
             let sent = try await e2e.finished(first)
             #expect((sent["counts"] as? [String: Int])?["accepted"] == 20, "\(sent)")
+            // The settlement runs here, not in the worker (whose recurring run is taken off the queue).
+            _ = try await gw.database.client.query("DELETE FROM jobs WHERE kind = 'maintenance.start_settle'")
+            let registry = PrometheusCollectorRegistry()
+            let settlement = StartSettlement(
+                database: gw.database, metrics: PrometheusMetricsFactory(registry: registry))
+            #expect(try await settlement.settle() == 0, "settled inside the window")
             for (n, channel) in channels.prefix(15).enumerated() {
                 let tracked = try await gw.track(
                     e2e.app, channel: channel, name: "game", token: hexToken(300 + n), systemID: "g-\(n)",
@@ -63,6 +70,21 @@ import Testing
             var report: [(Int64, Int64, Double?)] = []
             for try await row in rows.decode((Int64, Int64, Double?).self) { report.append(row) }
             #expect(report.count == 1 && report[0].0 == 15 && report[0].1 == 5 && report[0].2 == 0.75, "\(report)")
+
+            // Settled once (both starts so far): the counts are written on the push, the report reads them, the
+            // metric counts them.
+            #expect(try await settlement.settle() == 2)
+            #expect(try await settlement.settle() == 0)
+            let stored = try await gw.database.scalar(
+                "SELECT starts_started || '/' || starts_not_started FROM pushes WHERE id = \(UUID(uuidString: first)!)",
+                as: String.self)
+            #expect(stored == "15/5")
+            #expect(Self.starts(try await e2e.finished(first)) == Self.starts(late))
+            var text: [UInt8] = []
+            registry.emit(into: &text)
+            let metrics = String(decoding: text, as: UTF8.self)
+            #expect(metrics.contains(#"worker_starts_total{outcome="started"} 15"#), "\(metrics)")
+            #expect(metrics.contains(#"worker_starts_total{outcome="not_started"} 5"#), "\(metrics)")
 
             // After the window, a start is held only where the name is active.
             let third = try await e2e.finished(try await e2e.send(Self.start(name: "game")))

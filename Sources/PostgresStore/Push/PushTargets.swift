@@ -213,7 +213,9 @@ extension PushTargets {
     /// an `OR` PostgreSQL turned the `EXISTS` into a hashed subplan that read every pending attempt of the name once
     /// per chunk (90 ms a chunk with 150,000 of them, and a million-token start writes a million). A start is
     /// held where the name is active on the channel or a start of it (another push's) is still inside its
-    /// confirmation window, unless `restart`; and where the channel had its budget of starts in the last hour.
+    /// confirmation window, unless `restart`; and where the channel had its budget of starts in the last hour. The
+    /// attempts' probes are ranges of one index, (channel, end of window): open windows, windows ending after the last
+    /// hour began (an attempt of the hour has one), windows ending after the token's registration, latest first.
     func startHold(_ sql: inout SQLBuilder, pushID: UUID?) -> String {
         let name = sql.bind(self.name ?? "")
         let own = sql.bind(pushID ?? UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)))
@@ -221,20 +223,21 @@ extension PushTargets {
             CASE WHEN NOT \(sql.bind(self.restart)) AND (
                      (SELECT true FROM live_activities l WHERE l.channel_id = t.channel_id AND l.name = \(name)
                       AND l.state = 'active' AND l.started_at > now() - t.activity_max_age LIMIT 1) IS NOT NULL
-                     OR (SELECT true FROM start_attempts s WHERE s.channel_id = t.channel_id AND s.name = \(name)
-                         AND s.outcome = 'pending' AND s.window_until > now() AND s.push_id <> \(own) LIMIT 1)
+                     OR (SELECT true FROM start_attempts s WHERE s.channel_id = t.channel_id AND s.window_until > now()
+                         AND s.name = \(name) AND s.outcome = 'pending' AND s.push_id <> \(own) LIMIT 1)
                         IS NOT NULL)
                  THEN \(TargetHold.alreadyActive.rawValue)
                  WHEN t.skip_suspect_tokens AND (
                      SELECT count(*) = t.suspect_after_starts
                             AND bool_and(x.outcome = 'pending' AND x.window_until <= now())
                      FROM (SELECT s.outcome, s.window_until FROM start_attempts s
-                           WHERE s.channel_id = t.channel_id AND s.token = t.token
-                             AND s.accepted_at > t.registered_again_at AND s.push_id <> \(own)
-                           ORDER BY s.accepted_at DESC LIMIT t.suspect_after_starts) x)
+                           WHERE s.channel_id = t.channel_id AND s.window_until > t.registered_again_at
+                             AND s.token = t.token AND s.accepted_at > t.registered_again_at AND s.push_id <> \(own)
+                           ORDER BY s.window_until DESC LIMIT t.suspect_after_starts) x)
                  THEN \(TargetHold.suspectToken.rawValue)
                  WHEN (SELECT count(*) FROM start_attempts s WHERE s.channel_id = t.channel_id
-                       AND s.accepted_at > now() - interval '1 hour' AND s.push_id <> \(own))
+                       AND s.window_until > now() - interval '1 hour' AND s.accepted_at > now() - interval '1 hour'
+                       AND s.push_id <> \(own))
                       >= t.starts_per_channel_per_hour
                  THEN \(TargetHold.startBudget.rawValue)
                  ELSE 0 END

@@ -25,6 +25,8 @@ public struct JobKind: RawRepresentable, Hashable, Sendable, ExpressibleByString
     public static let broadcastMaintenance: JobKind = "maintenance.broadcast_channels"
     /// Recurring: renews activities past their app's `renew` policy (an end and a push-to-start).
     public static let renew: JobKind = "maintenance.renew"
+    /// Recurring: writes the final start counts of start pushes whose confirmation window closed.
+    public static let settleStarts: JobKind = "maintenance.start_settle"
     /// Recurring: folds deferred delivery stamps into their instances.
     public static let foldStamps: JobKind = "delivery.fold_stamps"
 }

@@ -185,14 +185,15 @@ public struct PostgresActivityStore: ActivityStore {
                    (SELECT CASE WHEN s.outcome = 'started' THEN 'started'
                                 WHEN s.window_until <= now() THEN 'not_started' ELSE 'pending' END
                     FROM start_attempts s WHERE s.channel_id = p.channel_id AND s.token = p.token
-                    ORDER BY s.accepted_at DESC LIMIT 1)
+                    ORDER BY s.window_until DESC LIMIT 1)
             FROM push_to_start_tokens p JOIN apps a ON a.id = p.app_id
             CROSS JOIN LATERAL (
                 SELECT count(*) = a.suspect_after_starts
                        AND coalesce(bool_and(x.outcome = 'pending' AND x.window_until <= now()), false) AS suspect
                 FROM (SELECT s.outcome, s.window_until FROM start_attempts s
-                      WHERE s.channel_id = p.channel_id AND s.token = p.token AND s.accepted_at > p.registered_again_at
-                      ORDER BY s.accepted_at DESC LIMIT a.suspect_after_starts) x
+                      WHERE s.channel_id = p.channel_id AND s.window_until > p.registered_again_at
+                        AND s.token = p.token AND s.accepted_at > p.registered_again_at
+                      ORDER BY s.window_until DESC LIMIT a.suspect_after_starts) x
             ) k
             WHERE p.channel_id = \(channelID) AND p.app_id = \(appID) ORDER BY p.attributes_type
             """,

@@ -48,7 +48,10 @@ public struct ActivityRenewer: JobHandler {
                 SELECT la.id, la.app_id, la.channel_id, la.name, la.attributes_type, x.attributes::text,
                        x.content_state::text, coalesce(rt.alert_title, rd.alert_title),
                        coalesce(rt.alert_body, rd.alert_body)
-                FROM live_activities la
+                FROM (SELECT app_id, min(after_seconds) AS soonest FROM renew_policies GROUP BY app_id) rp
+                JOIN live_activities la
+                  ON la.app_id = rp.app_id AND la.state = 'active' AND la.renewal_id IS NULL
+                 AND la.started_at < now() - make_interval(secs => rp.soonest)
                 JOIN apps a ON a.id = la.app_id
                 LEFT JOIN renew_policies rt ON rt.app_id = la.app_id AND rt.attributes_type = la.attributes_type
                 LEFT JOIN renew_policies rd ON rd.app_id = la.app_id AND rd.attributes_type = ''
@@ -61,8 +64,7 @@ public struct ActivityRenewer: JobHandler {
                            (SELECT p.request #> '{notification,ios,live_activity,content_state}'
                             FROM pushes p WHERE p.id = la.last_push_id) AS content_state
                 ) x
-                WHERE la.app_id IN (SELECT app_id FROM renew_policies)
-                  AND la.state = 'active' AND la.renewal_id IS NULL AND la.environment = a.apns_environment
+                WHERE la.environment = a.apns_environment
                   AND coalesce(rt.after_seconds, rd.after_seconds) IS NOT NULL
                   AND la.started_at < now() - make_interval(secs => coalesce(rt.after_seconds, rd.after_seconds))
                   AND la.last_update_at > now() - interval '1 hour'
