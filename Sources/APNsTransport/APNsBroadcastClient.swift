@@ -104,7 +104,9 @@ public final class APNsBroadcastClient: Sendable {
     ) async throws(APNsTransportError) -> APNsBroadcastAnswer {
         var answer = try await self.once(method, endpoint, path: path, headers: headers, body: body, credentials)
         if answer.answer.refusedProviderToken,
-            self.tokens.invalidate(token: answer.token, teamID: credentials.teamID, keyID: credentials.keyID)
+            self.tokens.invalidate(
+                token: answer.token, teamID: credentials.teamID, keyID: credentials.keyID,
+                signingKey: credentials.signingKey)
         {
             answer = try await self.once(method, endpoint, path: path, headers: headers, body: body, credentials)
         }

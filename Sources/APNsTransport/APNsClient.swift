@@ -7,7 +7,7 @@ import Synchronization
 
 /// Sends `liveactivity` notifications to APNs over pooled HTTP/2 connections with ES256 provider tokens.
 ///
-/// One pool per (team id, key id, environment), never mixing teams or keys on a connection. `send` takes a
+/// One pool per (team id, key id, signing key, environment), never mixing teams or keys on a connection. `send` takes a
 /// batch whose body buffers are shared (encoded once per push) and returns one result per request, in order.
 /// Requests the server did not process (GOAWAY, refused stream) are re-sent transparently; a refused provider
 /// token is dropped, re-minted once, and each affected request retried once; everything else is the caller's.
@@ -17,6 +17,7 @@ public final class APNsClient: Sendable {
     struct PoolKey: Hashable {
         var teamID: String
         var keyID: String
+        var fingerprint: String
         var environment: APNsEnvironment
     }
 
@@ -119,7 +120,9 @@ public final class APNsClient: Sendable {
     }
 
     private func pool(for credentials: APNsCredentials) -> Pool {
-        let key = PoolKey(teamID: credentials.teamID, keyID: credentials.keyID, environment: credentials.environment)
+        let key = PoolKey(
+            teamID: credentials.teamID, keyID: credentials.keyID, fingerprint: credentials.signingKey.fingerprint,
+            environment: credentials.environment)
         return self.pools.withLock { pools in
             if let pool = pools[key] { return pool }
             let endpoint = self.configuration.endpointOverride ?? .for(credentials.environment)

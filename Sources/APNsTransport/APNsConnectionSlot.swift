@@ -183,7 +183,8 @@ final class SlotCore {
             if case .rejected(_, let reason, _) = outcome, reason.action == .refreshCredentials,
                 !request.retriedWithNewToken, let used = request.providerToken,
                 self.tokens.invalidate(
-                    token: used, teamID: request.credentials.teamID, keyID: request.credentials.keyID)
+                    token: used, teamID: request.credentials.teamID, keyID: request.credentials.keyID,
+                    signingKey: request.credentials.signingKey)
             {
                 // The provider token was refused and the cache has, or will now mint, another (once, however many
                 // requests used it; not for a token under a minute old): retry once with it.

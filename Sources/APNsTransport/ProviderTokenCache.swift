@@ -2,13 +2,15 @@ import Crypto
 import Foundation
 import Synchronization
 
-/// One provider token per (team, key), shared by every connection and request, refreshed after
+/// One provider token per (team, key id, signing key), shared by every connection and request, refreshed after
 /// `refreshAfter` (Apple: between 20 and 60 minutes), and re-minted at most once per rejected token, and only
 /// for a token at least a minute old.
 public final class ProviderTokenCache: Sendable {
     public struct Key: Hashable, Sendable {
         public var teamID: String
         public var keyID: String
+        /// `APNsSigningKey.fingerprint`: the ids alone are not secret.
+        public var fingerprint: String
     }
 
     struct Entry {
@@ -31,7 +33,7 @@ public final class ProviderTokenCache: Sendable {
     public var mintCount: Int { self.minted.load(ordering: .relaxed) }
 
     public func token(teamID: String, keyID: String, signingKey: APNsSigningKey) throws -> String {
-        let key = Key(teamID: teamID, keyID: keyID)
+        let key = Key(teamID: teamID, keyID: keyID, fingerprint: signingKey.fingerprint)
         let now = self.now()
         return try self.entries.withLock { entries in
             if let entry = entries[key], now.timeIntervalSince(entry.issuedAt) < self.refreshAfter {
@@ -54,8 +56,8 @@ public final class ProviderTokenCache: Sendable {
     /// already holds a newer one, or it drops this one now so that the next request mints. Many requests refused
     /// with one token cause one re-mint, not one each.
     @discardableResult
-    public func invalidate(token: String, teamID: String, keyID: String) -> Bool {
-        let key = Key(teamID: teamID, keyID: keyID)
+    public func invalidate(token: String, teamID: String, keyID: String, signingKey: APNsSigningKey) -> Bool {
+        let key = Key(teamID: teamID, keyID: keyID, fingerprint: signingKey.fingerprint)
         let now = self.now()
         return self.entries.withLock { entries in
             guard let entry = entries[key], entry.token == token else { return true }

@@ -1,4 +1,5 @@
 import APNsTransport
+import Crypto
 import Foundation
 import LiveActivitiesCore
 import NIOConcurrencyHelpers
@@ -25,6 +26,30 @@ import Testing
                 clock.withLockedValue { $0 = $0.addingTimeInterval(2 * 60) }  // 51 minutes after the first
                 #expect(await client.send(sim.request(token: deviceToken(2)), credentials: sim.credentials).isAccepted)
                 #expect(tokens.mintCount == 2)
+            }
+        }
+    }
+
+    /// Team and key ids are not secret: an app registered with another app's ids and its own key gets neither that
+    /// app's token nor its connections, and cannot spoil them (tokens and pools are keyed by the signing key too).
+    @Test func anotherKeyUnderTheSameIdsSharesNothing() async throws {
+        let tokens = ProviderTokenCache()
+        try await SimulatorHarness.run { sim in
+            var impostor = sim.credentials
+            impostor.signingKey = APNsSigningKey(privateKey: P256.Signing.PrivateKey())
+            try await sim.withClient(tokens: tokens) { client in
+                #expect(await client.send(sim.request(token: deviceToken(1)), credentials: sim.credentials).isAccepted)
+                let refused = await client.send(
+                    (0..<10).map { sim.request(token: deviceToken($0)) }, credentials: impostor)
+                #expect(refused.allSatisfy { !$0.isAccepted })
+                #expect(tokens.mintCount == 2)
+                let genuine = await client.send(
+                    (0..<10).map { sim.request(token: deviceToken($0)) }, credentials: sim.credentials)
+                #expect(genuine.allSatisfy { $0.isAccepted })
+                #expect(tokens.mintCount == 2)
+                let stats = try await sim.stats()
+                #expect(stats["accepted"] as? Int == 11)
+                #expect((stats["rejected"] as? [String: Int])?["InvalidProviderToken"] == 10)
             }
         }
     }
