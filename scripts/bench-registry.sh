@@ -66,7 +66,10 @@ field() { echo "$created" | sed -n "s/.*\"$1\":\"\\([^\"]*\\)\".*/\\1/p"; }
 auth=$(printf '%s:%s' "$(field app_key)" "$(field app_secret)" | base64 -w0)
 
 echo "== $CHANNELS channels"
-psql -q "$DATABASE_URL" -c "INSERT INTO channels (app_id, install_id) SELECT id, 'bench-' || g FROM apps, generate_series(1, $CHANNELS) g"
+# Each channel has its secret ('secret-<n>' here), which every call presents (X-Channel-Secret): the track statement
+# checks it.
+psql -q "$DATABASE_URL" -c "INSERT INTO channels (app_id, install_id, secret_hash)
+    SELECT id, 'bench-' || g, sha256(convert_to('secret-' || g, 'UTF8')) FROM apps, generate_series(1, $CHANNELS) g"
 # Half the channels already track an activity under the name (their calls are rotations), half do not (their first
 # call starts one). A registry in use, analyzed: plans cached for empty tables would scan them (see README).
 psql -q "$DATABASE_URL" -c "INSERT INTO live_activities (app_id, channel_id, name, attributes_type, push_token,
@@ -103,7 +106,9 @@ request = function()
     local i = math.random(#ids)
     local token = string.format("%064x", n * 7919 + i)
     local body = '{"attributes_type":"MatchAttributes","token":"' .. token .. '","system_activity_id":"act-' .. i .. '"}'
-    return wrk.format(nil, "/api/channels/" .. ids[i] .. "/live-activities/match", nil, body)
+    local headers = { ["Authorization"] = "Basic $auth", ["Content-Type"] = "application/json",
+                      ["X-Channel-Secret"] = "secret-" .. i }
+    return wrk.format(nil, "/api/channels/" .. ids[i] .. "/live-activities/match", headers, body)
 end
 if "$PACING" == "poisson" then
     delay = function() return -math.log(1 - math.random()) * $delay_ms end

@@ -142,10 +142,11 @@ Ready. The demo app's credentials are in .data/demo.env; logs are in .data/logs/
 Try it: a device registers, tracks a live activity, and a marketer updates it.
 
   . .data/demo.env
-  CH=\$(curl -s -u "\$APP_KEY:\$APP_SECRET" -H 'Content-Type: application/json' \\
-    -d '{"channel":{"device_type":"ios","install_id":"demo-device","tags":["vip"]}}' \$GATEWAY_URL/api/channels \\
-    | sed 's/.*"channel_id":"\([^"]*\)".*/\1/')
-  curl -s -u "\$APP_KEY:\$APP_SECRET" -X PUT -H 'Content-Type: application/json' \\
+  R=\$(curl -s -u "\$APP_KEY:\$APP_SECRET" -H 'Content-Type: application/json' \\
+    -d '{"channel":{"device_type":"ios","install_id":"demo-device","tags":["vip"]}}' \$GATEWAY_URL/api/channels)
+  CH=\$(echo "\$R" | sed 's/.*"channel_id":"\([^"]*\)".*/\1/')
+  CS=\$(echo "\$R" | sed 's/.*"channel_secret":"\([^"]*\)".*/\1/')   # the channel's own secret, kept by the app
+  curl -s -u "\$APP_KEY:\$APP_SECRET" -H "X-Channel-Secret: \$CS" -X PUT -H 'Content-Type: application/json' \\
     -d '{"attributes_type":"MatchAttributes","token":"'\$(printf 'ab%.0s' \$(seq 32))'","system_activity_id":"demo-1"}' \\
     \$GATEWAY_URL/api/channels/\$CH/live-activities/match
   curl -s -u "\$APP_KEY:\$MASTER_SECRET" -H 'Content-Type: application/json' \$GATEWAY_URL/api/push -d '{

@@ -51,6 +51,7 @@ func buildApplication(
     let router = Router(context: GatewayContext.self)
     router.add(middleware: ObservabilityMiddleware(metrics: dependencies.metrics))
     router.add(middleware: DomainErrorMiddleware())
+    router.add(middleware: URLTextMiddleware())
 
     HealthRoutes(
         database: dependencies.database,
@@ -70,18 +71,19 @@ func buildApplication(
     let device = api.group().add(
         middleware: TenantAuthMiddleware(credentials: dependencies.credentials, serverOnly: false))
     let activities = PostgresActivityStore(database: dependencies.database, metrics: dependencies.metrics)
-    ChannelRoutes(
-        channels: PostgresChannelStore(database: dependencies.database),
-        activities: activities,
-        bodyLimit: configuration.maxBodyBytes
-    ).register(server: server, device: device)
-    ActivityRoutes(activities: activities, bodyLimit: configuration.maxBodyBytes).register(device: device)
+    let channels = PostgresChannelStore(database: dependencies.database)
+    let access = ChannelAccess(channels: channels)
+    ChannelRoutes(channels: channels, activities: activities, bodyLimit: configuration.maxBodyBytes)
+        .register(server: server, device: device)
+    ActivityRoutes(activities: activities, access: access, bodyLimit: configuration.maxBodyBytes)
+        .register(device: device)
     PushRoutes(pushes: PostgresPushStore(database: dependencies.database), bodyLimit: configuration.maxBodyBytes)
         .register(server: server)
     BroadcastChannelRoutes(channels: dependencies.broadcastChannels, bodyLimit: configuration.maxBodyBytes)
         .register(server: server, device: device)
     ScheduleRoutes(
-        schedules: PostgresScheduleStore(database: dependencies.database), bodyLimit: configuration.maxBodyBytes
+        schedules: PostgresScheduleStore(database: dependencies.database), access: access,
+        bodyLimit: configuration.maxBodyBytes
     )
     .register(server: server, device: device)
 

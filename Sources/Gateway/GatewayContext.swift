@@ -8,6 +8,7 @@ struct Tenant: Sendable {
     var appID: Int64
     var appKey: String
     var role: AppAuthRecord.Role
+    var devicePermissions: DevicePermissions = .default
 }
 
 struct GatewayContext: RequestContext {

@@ -1,5 +1,6 @@
 import APNsTransport
 import Foundation
+import HTTPTypes
 import LiveActivitiesCore
 import PostgresStore
 import Testing
@@ -43,11 +44,14 @@ import Testing
             #expect(try await gw.request(.get, "/api/channels/\(id)", auth: wrong).status == .unauthorized)
             #expect(try await gw.request(.get, "/api/channels/\(id)", auth: "Basic !!!").status == .unauthorized)
 
-            // A repeat registration with the same install id is the same channel.
+            // A repeat registration with the same install id and the channel's secret is the same channel.
+            let secret = try #require(registered.json["channel_secret"] as? String)
             let again = try await gw.request(
-                .post, "/api/channels", json: #"{"channel":{"device_type":"ios","install_id":"a-1"}}"#, auth: a.device)
+                .post, "/api/channels", json: #"{"channel":{"device_type":"ios","install_id":"a-1"}}"#, auth: a.device,
+                headers: [HTTPField.Name("X-Channel-Secret")!: secret])
             #expect(again.status == .ok)
             #expect(again.json["channel_id"] as? String == id)
+            #expect(again.json["channel_secret"] == nil)
         }
     }
 }

@@ -31,7 +31,7 @@ extension APIError {
     init(registry error: RegistryError) {
         switch error {
         case .channelNotFound:
-            self = .notFound("The channel")
+            self = .channelNotFound
         case .activityEnded(let id):
             self.init(
                 .conflict, code: .conflict,

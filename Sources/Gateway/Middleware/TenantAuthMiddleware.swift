@@ -19,7 +19,8 @@ struct TenantAuthMiddleware: RouterMiddleware {
         else { throw APIError.unauthorized }
         if self.serverOnly && role != .server { throw APIError.serverOnly }
         var context = context
-        context.tenant = Tenant(appID: record.id, appKey: record.appKey, role: role)
+        context.tenant = Tenant(
+            appID: record.id, appKey: record.appKey, role: role, devicePermissions: record.devicePermissions)
         return try await next(request, context)
     }
 }

@@ -7,6 +7,7 @@ import PostgresStore
 /// too). Each call is one transaction; retries are harmless.
 struct ActivityRoutes {
     let activities: any ActivityStore
+    let access: ChannelAccess
     let bodyLimit: Int
 
     func register(device: RouterGroup<GatewayContext>) {
@@ -29,7 +30,7 @@ struct ActivityRoutes {
 
     @Sendable func setPushToStart(_ request: Request, context: GatewayContext) async throws -> OK<Result> {
         let tenant = try context.requireTenant()
-        let (channelID, type) = (try ChannelRoutes.channelID(context), try Self.attributesType(context))
+        let (channelID, type) = (try await self.access.channelID(request, context), try Self.attributesType(context))
         let body = try await request.decodeJSON(PushToStartRegistration.self, limit: self.bodyLimit)
         let result = try await self.activities.setPushToStart(
             appID: tenant.appID, channelID: channelID, attributesType: type, token: body.token)
@@ -38,7 +39,7 @@ struct ActivityRoutes {
 
     @Sendable func deletePushToStart(_ request: Request, context: GatewayContext) async throws -> OK<Count> {
         let tenant = try context.requireTenant()
-        let (channelID, type) = (try ChannelRoutes.channelID(context), try Self.attributesType(context))
+        let (channelID, type) = (try await self.access.channelID(request, context), try Self.attributesType(context))
         let deleted = try await self.activities.deletePushToStart(
             appID: tenant.appID, channelID: channelID, attributesType: type)
         return OK(Count(count: deleted, key: "deleted"))
@@ -48,21 +49,23 @@ struct ActivityRoutes {
         let tenant = try context.requireTenant()
         let (channelID, name) = (try ChannelRoutes.channelID(context), try Self.name(context))
         let body = try await request.decodeJSON(ActivityTracking.self, limit: self.bodyLimit)
-        let decision = try await self.activities.track(appID: tenant.appID, channelID: channelID, name: name, body)
+        // The channel's secret is checked by the track statement itself (no round trip of its own on the hot path).
+        let decision = try await self.activities.track(
+            appID: tenant.appID, channelID: channelID, name: name, body, proof: ChannelAccess.proof(request, tenant))
         let created = decision == .start || { if case .replace = decision { true } else { false } }()
         return OK(Result(result: decision.result), status: created ? .created : .ok)
     }
 
     @Sendable func untrack(_ request: Request, context: GatewayContext) async throws -> OK<Count> {
         let tenant = try context.requireTenant()
-        let (channelID, name) = (try ChannelRoutes.channelID(context), try Self.name(context))
+        let (channelID, name) = (try await self.access.channelID(request, context), try Self.name(context))
         let ended = try await self.activities.untrack(appID: tenant.appID, channelID: channelID, name: name)
         return OK(Count(count: ended, key: "ended"))
     }
 
     @Sendable func reconcile(_ request: Request, context: GatewayContext) async throws -> OK<Count> {
         let tenant = try context.requireTenant()
-        let channelID = try ChannelRoutes.channelID(context)
+        let channelID = try await self.access.channelID(request, context)
         let body = try await request.decodeJSON(ActivityReconciliation.self, limit: self.bodyLimit)
         let ended = try await self.activities.reconcile(
             appID: tenant.appID, channelID: channelID, keeping: body.systemActivityIDs)

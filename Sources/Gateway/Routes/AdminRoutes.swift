@@ -102,6 +102,7 @@ struct AdminRoutes {
         let key = try context.parameters.require("key")
         let policies = try await request.decodeJSON(ActivityPolicies.self, limit: self.bodyLimit)
         guard try await policies.apply(appKey: key, database: self.database) else { throw APIError.notFound("The app") }
+        await self.credentials.invalidate(appKey: key)  // the device permissions ride on the auth record
         context.logger.info("app policies replaced", metadata: ["app_key": "\(key)"])
         return OK(Empty())
     }

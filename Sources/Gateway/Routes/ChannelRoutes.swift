@@ -6,6 +6,7 @@ import PostgresStore
 /// Device channels: registration, update and forgetting (device API); lookup and tags (server API).
 struct ChannelRoutes {
     let channels: any ChannelStore
+    var access: ChannelAccess { ChannelAccess(channels: self.channels) }
     let activities: any ActivityStore
     let bodyLimit: Int
 
@@ -20,27 +21,45 @@ struct ChannelRoutes {
 
     struct Registered: Encodable, Sendable {
         var channelID: String
-        enum CodingKeys: String, CodingKey { case channelID = "channel_id" }
+        /// Returned once, when the channel is created (or a channel from before channel secrets is claimed).
+        var channelSecret: String?
+        enum CodingKeys: String, CodingKey {
+            case channelID = "channel_id"
+            case channelSecret = "channel_secret"
+        }
+
+        init(_ id: UUID, secret: String? = nil) {
+            self.channelID = id.uuidString.lowercased()
+            self.channelSecret = secret
+        }
     }
 
     @Sendable func create(_ request: Request, context: GatewayContext) async throws -> OK<Registered> {
         let tenant = try context.requireTenant()
         let body = try await request.decodeJSON(ChannelRegistration.self, limit: self.bodyLimit)
+        try Self.permit(body, tenant)
         guard body.installID != nil else {
             throw APIError.validation(ValidationError(path: "channel.install_id", rule: "is required"))
         }
-        let (id, created) = try await self.channels.register(appID: tenant.appID, body)
-        return OK(Registered(channelID: id.uuidString.lowercased()), status: created ? .created : .ok)
+        switch try await self.channels.register(
+            appID: tenant.appID, body, proof: ChannelAccess.proof(request, tenant))
+        {
+        case .created(let id, let secret): return OK(Registered(id, secret: secret), status: .created)
+        case .updated(let id): return OK(Registered(id))
+        case .claimed(let id, let secret): return OK(Registered(id, secret: secret))
+        case .refused: throw APIError.installIDTaken
+        }
     }
 
     @Sendable func update(_ request: Request, context: GatewayContext) async throws -> OK<Registered> {
         let tenant = try context.requireTenant()
-        let id = try Self.channelID(context)
+        let id = try await self.access.channelID(request, context)
         let body = try await request.decodeJSON(ChannelRegistration.self, limit: self.bodyLimit)
+        try Self.permit(body, tenant)
         guard try await self.channels.update(appID: tenant.appID, channelID: id, body) else {
             throw APIError.notFound("The channel")
         }
-        return OK(Registered(channelID: id.uuidString.lowercased()))
+        return OK(Registered(id))
     }
 
     struct Lookup: Encodable, Sendable { var channel: ChannelLookup }
@@ -60,7 +79,8 @@ struct ChannelRoutes {
 
     @Sendable func forget(_ request: Request, context: GatewayContext) async throws -> OK<Forgotten> {
         let tenant = try context.requireTenant()
-        guard let counts = try await self.channels.forget(appID: tenant.appID, channelID: try Self.channelID(context))
+        let id = try await self.access.channelID(request, context)
+        guard let counts = try await self.channels.forget(appID: tenant.appID, channelID: id)
         else { throw APIError.notFound("The channel") }
         context.logger.info("channel forgotten", metadata: ["live_activities": "\(counts.liveActivities)"])
         return OK(Forgotten(removed: counts))
@@ -68,11 +88,11 @@ struct ChannelRoutes {
 
     @Sendable func removeNamedUser(_ request: Request, context: GatewayContext) async throws -> OK<Registered> {
         let tenant = try context.requireTenant()
-        let id = try Self.channelID(context)
+        let id = try await self.access.channelID(request, context)
         guard try await self.channels.removeNamedUser(appID: tenant.appID, channelID: id) else {
             throw APIError.notFound("The channel")
         }
-        return OK(Registered(channelID: id.uuidString.lowercased()))
+        return OK(Registered(id))
     }
 
     struct TagsChanged: Encodable, Sendable {
@@ -90,6 +110,12 @@ struct ChannelRoutes {
         let change = try await request.decodeJSON(TagChange.self, limit: self.bodyLimit)
         let (updated, unknown) = try await self.channels.changeTags(appID: tenant.appID, change)
         return OK(TagsChanged(channelsUpdated: updated, unknownChannels: unknown.map { $0.uuidString.lowercased() }))
+    }
+
+    /// The app secret writes only what the app's device permissions allow: 403 naming the first field beyond them.
+    static func permit(_ registration: ChannelRegistration, _ tenant: Tenant) throws {
+        guard tenant.role == .device, let refusal = tenant.devicePermissions.refusal(of: registration) else { return }
+        throw APIError.deviceForbidden(refusal)
     }
 
     /// A malformed id cannot name a channel of this app: 404, like any other unknown id.

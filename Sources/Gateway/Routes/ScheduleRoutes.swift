@@ -7,6 +7,7 @@ import PostgresStore
 /// (device API).
 struct ScheduleRoutes {
     let schedules: any ScheduleStore
+    let access: ChannelAccess
     let bodyLimit: Int
 
     func register(server: RouterGroup<GatewayContext>, device: RouterGroup<GatewayContext>) {
@@ -83,7 +84,7 @@ struct ScheduleRoutes {
 
     @Sendable func scheduleUpdate(_ request: Request, context: GatewayContext) async throws -> OK<Scheduled> {
         let tenant = try context.requireTenant()
-        let (channelID, name) = (try ChannelRoutes.channelID(context), try ActivityRoutes.name(context))
+        let (channelID, name) = (try await self.access.channelID(request, context), try ActivityRoutes.name(context))
         let body = try await request.decodeJSON(ActivityUpdateRequest.self, limit: self.bodyLimit)
         let (id, sendAt) = try await self.schedules.scheduleUpdate(
             appID: tenant.appID, channelID: channelID, name: name, body, now: Date())
@@ -96,7 +97,7 @@ struct ScheduleRoutes {
 
     @Sendable func cancelUpdates(_ request: Request, context: GatewayContext) async throws -> OK<Canceled> {
         let tenant = try context.requireTenant()
-        let (channelID, name) = (try ChannelRoutes.channelID(context), try ActivityRoutes.name(context))
+        let (channelID, name) = (try await self.access.channelID(request, context), try ActivityRoutes.name(context))
         return OK(
             Canceled(
                 canceled: try await self.schedules.cancelUpdates(appID: tenant.appID, channelID: channelID, name: name))
@@ -116,7 +117,7 @@ struct ScheduleRoutes {
 
     @Sendable func launch(_ request: Request, context: GatewayContext) async throws -> OK<LaunchAttribution> {
         let tenant = try context.requireTenant()
-        let channelID = try ChannelRoutes.channelID(context)
+        let channelID = try await self.access.channelID(request, context)
         let body = try await request.decodeJSON(Launch.self, limit: self.bodyLimit)
         return OK(
             try await self.schedules.launch(

@@ -58,11 +58,28 @@ struct APIError: Error, HTTPResponseError {
     static let serverOnly = APIError(
         .forbidden, code: .forbidden, "This endpoint needs the master secret; the app secret may not call it.")
 
+    /// The app secret may not write this field (the app's device permissions).
+    static func deviceForbidden(_ refusal: ValidationError) -> APIError {
+        APIError(
+            .forbidden, code: .forbidden, "The field '\(refusal.path)' \(refusal.rule).",
+            details: ["path": refusal.path, "rule": refusal.rule])
+    }
+
     /// Anything a route did not expect (a database fault, a bug): the details stay in the log line, under the same
     /// request id.
     static let unexpected = APIError(
         .internalServerError, code: .internalError,
         "An unexpected error occurred; the request id identifies it in the gateway's log.")
+
+    /// An unknown channel, or one whose secret a device call did not present: the same answer for both.
+    static let channelNotFound = APIError(
+        .notFound, code: .notFound, "The channel was not found, or X-Channel-Secret is not its channel_secret.")
+
+    /// A device registered an install id that has a channel, without that channel's secret.
+    static let installIDTaken = APIError(
+        .conflict, code: .conflict,
+        "The field 'channel.install_id' is registered to a channel: present its channel_secret in X-Channel-Secret.",
+        details: ["path": "channel.install_id", "header": "X-Channel-Secret"])
 
     static func notFound(_ what: String) -> APIError {
         APIError(.notFound, code: .notFound, "\(what) was not found.")

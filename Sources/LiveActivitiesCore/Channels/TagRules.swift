@@ -5,6 +5,7 @@ public enum TagRules {
         guard !tag.isEmpty, tag.utf8.count <= 128 else {
             throw ValidationError(path: path, rule: "must be 1 to 128 bytes")
         }
+        try ControlCharacters.refuseAny(tag, path: path)
     }
 
     public static func group(_ group: String, path: String) throws(ValidationError) {

@@ -85,7 +85,8 @@ public protocol ActivityStore: Sendable {
         -> PushToStartResult
     /// How many tokens were deleted (0 or 1).
     func deletePushToStart(appID: Int64, channelID: UUID, attributesType: String) async throws -> Int
-    func track(appID: Int64, channelID: UUID, name: String, _ tracking: ActivityTracking) async throws
+    func track(appID: Int64, channelID: UUID, name: String, _ tracking: ActivityTracking, proof: ChannelProof)
+        async throws
         -> ActivityTrackDecision
     /// Ends the current instance under `name`; how many ended (0 or 1).
     func untrack(appID: Int64, channelID: UUID, name: String) async throws -> Int

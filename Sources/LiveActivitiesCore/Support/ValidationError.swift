@@ -36,9 +36,11 @@ public enum FieldRules {
         }
     }
 
+    /// An identifier-like text (an install id, a named user, a locale): no control characters at all.
     public static func text(_ value: String, path: String, maxLength: Int) throws(ValidationError) {
         guard !value.isEmpty, value.utf8.count <= maxLength else {
             throw ValidationError(path: path, rule: "must be 1 to \(maxLength) bytes")
         }
+        try ControlCharacters.refuseAny(value, path: path)
     }
 }

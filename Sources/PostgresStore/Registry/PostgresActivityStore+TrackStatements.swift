@@ -15,9 +15,11 @@ extension PostgresActivityStore {
     /// decision and the instance now current under the name, or nil when a write found the registry changed since
     /// the read.
     func trackStatements(
-        appID: Int64, channelID: UUID, name: String, _ tracking: ActivityTracking, on connection: PostgresConnection?
+        appID: Int64, channelID: UUID, name: String, _ tracking: ActivityTracking, proof: ChannelProof,
+        on connection: PostgresConnection?
     ) async throws -> (decision: ActivityTrackDecision, instanceID: Int64)? {
-        let call = TrackStatement.Call(appID: appID, channelID: channelID, name: name, tracking: tracking)
+        let call = TrackStatement.Call(
+            appID: appID, channelID: channelID, name: name, tracking: tracking, proof: proof.statementValue)
         let read: TrackStatement.Found??
         if let connection {
             read = try await Self.run(
@@ -81,16 +83,16 @@ extension PostgresActivityStore {
 /// Many calls go in one statement (see `TrackBatcher`), one row per call in their order; no two share a channel and
 /// name, so each write is matched back to its call by the instance id or by `(channel_id, name)`.
 struct TrackStatement: PostgresPreparedStatement {
-    static let name = "lagw_track_v6"
+    static let name = "lagw_track_v7"
     static let sql = """
         WITH input AS (
             SELECT x.channel_id, x.app_id, x.name, x.system_activity_id, nullif(x.token, '') AS token,
                    x.attributes_type, nullif(x.broadcast, '') AS broadcast, nullif(x.attributes, '')::jsonb AS attributes,
-                   x.n
+                   x.proof, x.n
             FROM unnest($1::uuid[], $2::int8[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[],
-                        $8::text[])
+                        $8::text[], $9::text[])
                 WITH ORDINALITY AS x(channel_id, app_id, name, system_activity_id, token, attributes_type, broadcast,
-                                     attributes, n)
+                                     attributes, proof, n)
         ),
         found AS (
             SELECT x.n, a.apns_environment AS environment, la.id, la.system_activity_id, la.push_token,
@@ -100,6 +102,7 @@ struct TrackStatement: PostgresPreparedStatement {
                              AND e.state IN ('ended', 'expired')) AS requested_has_ended
             FROM input x
             JOIN channels c ON c.id = x.channel_id AND c.app_id = x.app_id
+                 AND (x.proof = '' OR c.secret_hash IS NULL OR encode(c.secret_hash, 'hex') = x.proof)
             JOIN apps a ON a.id = c.app_id
             LEFT JOIN live_activities la
                    ON la.channel_id = c.id AND la.name = x.name AND la.state IN ('active', 'invalid')
@@ -148,6 +151,8 @@ struct TrackStatement: PostgresPreparedStatement {
         var channelID: UUID
         var name: String
         var tracking: ActivityTracking
+        /// `ChannelProof.statementValue`: a device call on a channel with a secret must present it.
+        var proof: String = ""
     }
 
     /// What the statement found and wrote for one call.
@@ -169,7 +174,7 @@ struct TrackStatement: PostgresPreparedStatement {
     var calls: [Call]
 
     func makeBindings() throws -> PostgresBindings {
-        var bindings = PostgresBindings(capacity: 8)
+        var bindings = PostgresBindings(capacity: 9)
         bindings.append(self.calls.map(\.channelID))
         bindings.append(self.calls.map(\.appID))
         bindings.append(self.calls.map(\.name))
@@ -178,6 +183,7 @@ struct TrackStatement: PostgresPreparedStatement {
         bindings.append(self.calls.map(\.tracking.attributesType))
         bindings.append(self.calls.map(\.tracking.broadcastChannelID))
         bindings.append(self.calls.map(\.tracking.attributesJSON))
+        bindings.append(self.calls.map(\.proof))
         return bindings
     }
 

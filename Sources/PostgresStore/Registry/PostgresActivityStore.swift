@@ -69,9 +69,9 @@ public struct PostgresActivityStore: ActivityStore {
             """)
     }
 
-    public func track(appID: Int64, channelID: UUID, name: String, _ tracking: ActivityTracking) async throws
-        -> ActivityTrackDecision
-    {
+    public func track(
+        appID: Int64, channelID: UUID, name: String, _ tracking: ActivityTracking, proof: ChannelProof = .server
+    ) async throws -> ActivityTrackDecision {
         // Most calls take the lock-free path: one prepared statement (two for a replacement), no transaction, shared
         // with the calls that come at the same time (`TrackBatcher`: one round trip for many under load). Calls
         // that lose a race there, and calls with an end time, run serialized: the same statements in a transaction,
@@ -79,7 +79,7 @@ public struct PostgresActivityStore: ActivityStore {
         // call can still win a race against them; the transaction then runs again.
         if tracking.endAt == nil,
             let (decision, _) = try await self.trackStatements(
-                appID: appID, channelID: channelID, name: name, tracking, on: nil)
+                appID: appID, channelID: channelID, name: name, tracking, proof: proof, on: nil)
         {
             return decision
         }
@@ -87,7 +87,8 @@ public struct PostgresActivityStore: ActivityStore {
         while true {
             attempt += 1
             do {
-                return try await self.trackSerialized(appID: appID, channelID: channelID, name: name, tracking)
+                return try await self.trackSerialized(
+                    appID: appID, channelID: channelID, name: name, tracking, proof: proof)
             } catch let error where attempt < 4 && (error.isUniqueViolation || error is StaleRead) {
                 continue
             }
@@ -96,9 +97,9 @@ public struct PostgresActivityStore: ActivityStore {
 
     private struct StaleRead: Error {}
 
-    private func trackSerialized(appID: Int64, channelID: UUID, name: String, _ tracking: ActivityTracking)
-        async throws -> ActivityTrackDecision
-    {
+    private func trackSerialized(
+        appID: Int64, channelID: UUID, name: String, _ tracking: ActivityTracking, proof: ChannelProof
+    ) async throws -> ActivityTrackDecision {
         try await self.database.transaction { connection in
             // Read committed: the statements after this lock take snapshots that include what the holder committed.
             let locked = try await connection.query(
@@ -107,7 +108,7 @@ public struct PostgresActivityStore: ActivityStore {
             for try await _ in locked {}
             guard
                 let (decision, instanceID) = try await self.trackStatements(
-                    appID: appID, channelID: channelID, name: name, tracking, on: connection)
+                    appID: appID, channelID: channelID, name: name, tracking, proof: proof, on: connection)
             else { throw StaleRead() }
             if let endAt = tracking.endAt {
                 try await Self.scheduleEnd(

@@ -50,6 +50,10 @@ public struct ActivityPolicies: Sendable, Equatable, Codable {
     public var suspectAfterStarts: Int?
     /// Whether starts skip suspect tokens (default true).
     public var skipSuspectTokens: Bool?
+    /// Tag groups the app secret may replace on a channel (default `["device"]`).
+    public var deviceTagGroups: [String]?
+    /// Whether the app secret may set a channel's named user (default false).
+    public var deviceNamedUser: Bool?
 
     enum CodingKeys: String, CodingKey, CaseIterable {
         case activityMaxAgeSeconds = "activity_max_age_seconds"
@@ -63,6 +67,8 @@ public struct ActivityPolicies: Sendable, Equatable, Codable {
         case startsPerChannelPerHour = "starts_per_channel_per_hour"
         case suspectAfterStarts = "suspect_after_starts"
         case skipSuspectTokens = "skip_suspect_tokens"
+        case deviceTagGroups = "device_tag_groups"
+        case deviceNamedUser = "device_named_user"
     }
 
     public init(from decoder: any Decoder) throws {
@@ -106,6 +112,14 @@ public struct ActivityPolicies: Sendable, Equatable, Codable {
             throw ValidationError(path: "suspect_after_starts", rule: "must be 1 to 100")
         }
         self.skipSuspectTokens = try c.decodeIfPresent(Bool.self, forKey: .skipSuspectTokens)
+        self.deviceTagGroups = try c.decodeIfPresent([String].self, forKey: .deviceTagGroups)
+        for (index, group) in (self.deviceTagGroups ?? []).enumerated() {
+            try TagRules.group(group, path: "device_tag_groups[\(index)]")
+        }
+        if let groups = self.deviceTagGroups, groups.count > 100 {
+            throw ValidationError(path: "device_tag_groups", rule: "must name at most 100 groups")
+        }
+        self.deviceNamedUser = try c.decodeIfPresent(Bool.self, forKey: .deviceNamedUser)
         let types = self.idleEnd.map { $0.attributesType ?? "" }
         guard Set(types).count == types.count else {
             throw ValidationError(path: "idle_end", rule: "names each attributes type (and the default) at most once")
@@ -129,6 +143,8 @@ public struct ActivityPolicies: Sendable, Equatable, Codable {
                         \(self.startsPerChannelPerHour.map(Int32.init)), starts_per_channel_per_hour),
                     suspect_after_starts = coalesce(\(self.suspectAfterStarts.map(Int32.init)), suspect_after_starts),
                     skip_suspect_tokens = coalesce(\(self.skipSuspectTokens), skip_suspect_tokens),
+                    device_tag_groups = coalesce(\(self.deviceTagGroups)::text[], device_tag_groups),
+                    device_named_user = coalesce(\(self.deviceNamedUser), device_named_user),
                     updated_at = now()
                 WHERE app_key = \(appKey) RETURNING id
                 """,

@@ -7,12 +7,18 @@ public struct AppAuthRecord: Sendable {
     public var appKey: String
     public var appSecretHash: SecretHash
     public var masterSecretHash: SecretHash
+    /// What the app secret may write on a channel.
+    public var devicePermissions: DevicePermissions
 
-    public init(id: Int64, appKey: String, appSecretHash: SecretHash, masterSecretHash: SecretHash) {
+    public init(
+        id: Int64, appKey: String, appSecretHash: SecretHash, masterSecretHash: SecretHash,
+        devicePermissions: DevicePermissions = .default
+    ) {
         self.id = id
         self.appKey = appKey
         self.appSecretHash = appSecretHash
         self.masterSecretHash = masterSecretHash
+        self.devicePermissions = devicePermissions
     }
 
     public enum Role: Sendable, Equatable {

@@ -104,15 +104,21 @@ public struct PostgresAppStore: AppStore {
 
     public func authRecord(appKey: String) async throws -> AppAuthRecord? {
         let rows = try await self.database.client.query(
-            "SELECT id, app_key, app_secret_hash, master_secret_hash FROM apps WHERE app_key = \(appKey)",
+            """
+            SELECT id, app_key, app_secret_hash, master_secret_hash, device_tag_groups, device_named_user
+            FROM apps WHERE app_key = \(appKey)
+            """,
             logger: self.logger
         )
-        for try await (id, key, appHash, masterHash) in rows.decode((Int64, String, ByteBuffer, ByteBuffer).self) {
+        for try await (id, key, appHash, masterHash, groups, namedUser) in rows.decode(
+            (Int64, String, ByteBuffer, ByteBuffer, [String], Bool).self)
+        {
             return AppAuthRecord(
                 id: id,
                 appKey: key,
                 appSecretHash: SecretHash(bytes: Array(appHash.readableBytesView)),
-                masterSecretHash: SecretHash(bytes: Array(masterHash.readableBytesView))
+                masterSecretHash: SecretHash(bytes: Array(masterHash.readableBytesView)),
+                devicePermissions: DevicePermissions(tagGroups: Set(groups), namedUser: namedUser)
             )
         }
         return nil

@@ -5,6 +5,7 @@ import Hummingbird
 import HummingbirdTesting
 import LiveActivitiesCore
 import Logging
+import NIOConcurrencyHelpers
 import NIOCore
 import PostgresStore
 
@@ -16,6 +17,8 @@ struct GatewayHarness: Sendable {
 
     let client: any TestClientProtocol
     let database: Database
+    /// Each channel's secret as its registration returned it: device calls on the channel present it.
+    let channelSecrets = ChannelSecrets()
     /// The gateway's own database (processes the test starts connect here).
     let databaseURL: DatabaseURL
 
@@ -55,15 +58,28 @@ struct GatewayHarness: Sendable {
 
     // MARK: requests
 
+    /// A device call (`/api/channels/{id}/...`) presents the channel's secret unless `presentSecret` is false or
+    /// the headers carry one; a registration's answer records it.
     func request(
         _ method: HTTPRequest.Method, _ uri: String, json: String? = nil, auth: String? = nil,
-        headers extra: HTTPFields = [:]
+        headers extra: HTTPFields = [:], presentSecret: Bool = true
     ) async throws -> TestResponse {
         var headers = extra
         if let auth { headers[.authorization] = auth }
         if json != nil { headers[.contentType] = "application/json" }
-        return try await self.client.execute(
+        let channelSecret = HTTPField.Name("X-Channel-Secret")!
+        if presentSecret, headers[channelSecret] == nil, uri.hasPrefix("/api/channels/") {
+            let id = uri.dropFirst("/api/channels/".count).prefix { $0 != "/" && $0 != "?" }
+            if let secret = self.channelSecrets[String(id)] { headers[channelSecret] = secret }
+        }
+        let response = try await self.client.execute(
             uri: uri, method: method, headers: headers, body: json.map { ByteBuffer(string: $0) })
+        if method == .post, uri == "/api/channels", let id = response.json["channel_id"] as? String,
+            let secret = response.json["channel_secret"] as? String
+        {
+            self.channelSecrets[id] = secret
+        }
+        return response
     }
 
     var admin: String { "Bearer \(Self.adminToken)" }
@@ -103,4 +119,14 @@ extension TestResponse {
     }
 
     var text: String { String(buffer: self.body) }
+}
+
+/// Channel secrets by channel id, shared by the copies of a harness.
+final class ChannelSecrets: Sendable {
+    private let secrets = NIOLockedValueBox<[String: String]>([:])
+
+    subscript(id: String) -> String? {
+        get { self.secrets.withLockedValue { $0[id] } }
+        set { self.secrets.withLockedValue { $0[id] = newValue } }
+    }
 }

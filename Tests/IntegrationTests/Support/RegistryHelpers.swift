@@ -10,7 +10,10 @@ extension GatewayHarness {
     /// Registers a device channel through the device API; returns its id.
     func registerChannel(_ app: TestApp, installID: String, extra: String = "") async throws -> String {
         let body = #"{"channel":{"device_type":"ios","install_id":"\#(installID)"\#(extra)}}"#
-        let response = try await self.request(.post, "/api/channels", json: body, auth: app.device)
+        // A named user and tag groups other than `device` are the server's to set (the default device permissions).
+        let serverOnly = extra.contains("named_user_id") || extra.contains("tag_groups")
+        let response = try await self.request(
+            .post, "/api/channels", json: body, auth: serverOnly ? app.server : app.device)
         guard let id = response.json["channel_id"] as? String else {
             throw TestSetupError("register: \(response.status) \(response.text)")
         }
