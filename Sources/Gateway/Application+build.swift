@@ -53,11 +53,8 @@ func buildApplication(
     router.add(middleware: DomainErrorMiddleware())
     router.add(middleware: URLTextMiddleware())
 
-    HealthRoutes(
-        database: dependencies.database,
-        registry: dependencies.registry,
-        queueDepth: QueueDepthGauges(database: dependencies.database, metrics: dependencies.metrics)
-    ).register(on: router)
+    HealthRoutes(database: dependencies.database, registry: dependencies.registry, token: configuration.metricsToken)
+        .register(on: router)
 
     AdminRoutes(
         apps: dependencies.apps, credentials: dependencies.credentials, database: dependencies.database,
@@ -94,6 +91,10 @@ func buildApplication(
         eventLoopGroupProvider: .shared(dependencies.eventLoopGroup),
         logger: logger
     )
+    app.addServices(
+        GaugeRefresher(
+            gauges: QueueDepthGauges(database: dependencies.database, metrics: dependencies.metrics),
+            interval: configuration.gaugeInterval))
     let database = dependencies.database
     app.beforeServerStarts {
         try await Migrator(database: database).requireCurrent()

@@ -10,6 +10,7 @@ struct GatewayConfiguration: Sendable {
     static let host = Setting(flag: "host", environment: "GATEWAY_HOST")
     static let port = Setting(flag: "port", environment: "GATEWAY_PORT")
     static let adminToken = Setting(flag: "admin-token", environment: "ADMIN_TOKEN")
+    static let metricsToken = Setting(flag: "metrics-token", environment: "METRICS_TOKEN")
     static let maxBodyBytes = Setting(flag: "max-body-bytes", environment: "MAX_BODY_BYTES")
     static let databasePoolSize = Setting(flag: "database-pool-size", environment: "DATABASE_POOL_SIZE")
     static let eventLoopThreads = Setting(flag: "event-loop-threads", environment: "GATEWAY_EVENT_LOOP_THREADS")
@@ -35,6 +36,10 @@ struct GatewayConfiguration: Sendable {
     /// Apple's channel management (or the simulator's), and the roots to trust there.
     var broadcastEndpoints = APNsBroadcastEndpoints()
     var apnsCAFile: String?
+    /// When set, `/metrics` wants `Authorization: Bearer <token>` (METRICS_TOKEN).
+    var metricsToken: String?
+    /// How often the gauges that read PostgreSQL are refreshed (a scrape reads the last values).
+    var gaugeInterval: Duration = .seconds(15)
 
     static let minimumAdminTokenLength = 16
 
@@ -79,5 +84,6 @@ struct GatewayConfiguration: Sendable {
         self.broadcastEndpoints = try BroadcastConfiguration.endpoints(
             resolve, manage: options.apnsManageEndpoint, send: nil)
         self.apnsCAFile = resolve.value(BroadcastConfiguration.caFile, flag: options.apnsCAFile)
+        self.metricsToken = resolve.value(Self.metricsToken, flag: nil)
     }
 }

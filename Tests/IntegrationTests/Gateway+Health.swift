@@ -14,14 +14,39 @@ import Testing
 
             _ = try await PostgresJobQueue(database: gw.database).enqueue([JobRequest(kind: "push", appID: 1)])
             _ = try await gw.request(.get, "/admin/apps/UNKNOWNUNKNOWNUNKNOWN1", auth: gw.admin)
-            let metrics = try await gw.request(.get, "/metrics")
-            #expect(metrics.status == .ok)
-            let text = metrics.text
+            // The queue depth comes from the gauges' timer (100 ms here), not from the scrape.
+            let deadline = ContinuousClock.now + .seconds(5)
+            var text = ""
+            while ContinuousClock.now < deadline {
+                let metrics = try await gw.request(.get, "/metrics")
+                #expect(metrics.status == .ok)
+                text = metrics.text
+                if text.contains(#"jobs_queue_depth{kind="push",state="queued"} 1"#) { break }
+                try await Task.sleep(for: .milliseconds(50))
+            }
             #expect(
                 text.contains(#"gateway_http_requests_total{method="GET",route="/admin/apps/{key}",status="404"} 1"#))
             #expect(text.contains("gateway_http_request_duration_seconds_bucket"))
             #expect(text.contains(#"jobs_queue_depth{kind="push",state="queued"} 1"#))
             #expect(!text.contains("UNKNOWNUNKNOWN"))  // ids never become labels
+        }
+    }
+
+    /// A scrape never queries PostgreSQL (the gauges' timer does, here once an hour); with `METRICS_TOKEN` set it
+    /// needs that bearer token.
+    @Test func aScrapeReadsNoDatabaseAndMayNeedAToken() async throws {
+        let token = "metrics-token-0123456789"
+        try await GatewayHarness.run(gaugeInterval: .seconds(3600), metricsToken: token) { gw in
+            _ = try await PostgresJobQueue(database: gw.database).enqueue([JobRequest(kind: "push", appID: 1)])
+            let refused = try await gw.request(.get, "/metrics")
+            #expect(refused.status == .unauthorized)
+            #expect(refused.json["error_code"] as? Int == 40101)
+            #expect(try await gw.request(.get, "/metrics", auth: "Bearer wrong").status == .unauthorized)
+            for _ in 0..<3 {
+                let scraped = try await gw.request(.get, "/metrics", auth: "Bearer \(token)")
+                #expect(scraped.status == .ok)
+                #expect(!scraped.text.contains(#"jobs_queue_depth{kind="push""#))
+            }
         }
     }
 

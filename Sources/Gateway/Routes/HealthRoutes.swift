@@ -1,3 +1,4 @@
+import Crypto
 import Hummingbird
 import LiveActivitiesCore
 import NIOCore
@@ -8,7 +9,14 @@ import Prometheus
 struct HealthRoutes {
     let database: Database
     let registry: PrometheusCollectorRegistry
-    let queueDepth: QueueDepthGauges
+    /// `METRICS_TOKEN`'s digest: when set, a scrape presents the token as a bearer token.
+    let tokenDigest: SHA256.Digest?
+
+    init(database: Database, registry: PrometheusCollectorRegistry, token: String?) {
+        self.database = database
+        self.registry = registry
+        self.tokenDigest = token.map { SHA256.hash(data: Array($0.utf8)) }
+    }
 
     func register(on router: Router<GatewayContext>) {
         router.get("healthz") { _, _ in OK(Status(status: "up")) }
@@ -37,8 +45,15 @@ struct HealthRoutes {
         return OK(Status(status: "ready", schemaVersion: Schema.version))
     }
 
+    /// The registry as it is: gauges that read PostgreSQL are refreshed by `GaugeRefresher`, never by a scrape.
     @Sendable func metrics(_ request: Request, context: GatewayContext) async throws -> Response {
-        try? await self.queueDepth.refresh()
+        if let digest = self.tokenDigest {
+            guard AdminAuthMiddleware<GatewayContext>.bearer(request.headers[.authorization], matches: digest) else {
+                throw APIError(
+                    .unauthorized, code: .unauthorized, "The metrics need the bearer token (METRICS_TOKEN).",
+                    headers: [.wwwAuthenticate: "Bearer"])
+            }
+        }
         var buffer: [UInt8] = []
         buffer.reserveCapacity(16 * 1024)
         self.registry.emit(into: &buffer)

@@ -18,6 +18,8 @@ public struct DatabaseURL: Sendable, Equatable {
     public var password: String?
     public var database: String
     public var tls: TLSMode
+    /// `statement_timeout` of every session of the pool (nil: PostgreSQL's default, none).
+    public var statementTimeout: Duration?
 
     public init(_ string: String) throws {
         guard let components = URLComponents(string: string),
@@ -76,6 +78,11 @@ public struct DatabaseURL: Sendable, Equatable {
         config.options.minimumConnections = fixedSize ? maxConnections : 0
         config.options.keepAliveBehavior = nil
         config.options.additionalStartupParameters = [("jit", "off")]
+        if let timeout = self.statementTimeout {
+            let milliseconds =
+                timeout.components.seconds * 1000 + timeout.components.attoseconds / 1_000_000_000_000_000
+            config.options.additionalStartupParameters.append(("statement_timeout", "\(milliseconds)ms"))
+        }
         return config
     }
 }

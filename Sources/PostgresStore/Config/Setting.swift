@@ -68,13 +68,18 @@ public struct SettingsResolver: Sendable {
         }
     }
 
+    /// The URL, with the statement timeout of `DATABASE_STATEMENT_TIMEOUT` (seconds, default 30, 0 for none).
     public func databaseURL(_ setting: Setting, flag: String?) throws -> DatabaseURL {
         let raw = try self.required(setting, flag: flag)
+        var url: DatabaseURL
         do {
-            return try DatabaseURL(raw)
+            url = try DatabaseURL(raw)
         } catch let error as DatabaseURL.ParseError {
             throw ConfigError(setting: setting.label, problem: error.reason)
         }
+        let seconds = try self.integer(CommonSettings.statementTimeout, flag: nil, default: 30, range: 0...86_400)
+        url.statementTimeout = seconds == 0 ? nil : .seconds(seconds)
+        return url
     }
 }
 
@@ -84,4 +89,7 @@ public enum CommonSettings {
     public static let logLevel = Setting(flag: "log-level", environment: "LOG_LEVEL")
     public static let masterKey = Setting(flag: "master-key", environment: "MASTER_KEY")
     public static let migrationsDirectory = Setting(flag: "migrations", environment: "MIGRATIONS_DIR")
+    /// No statement of a session runs longer (migrations excepted).
+    public static let statementTimeout = Setting(
+        flag: "database-statement-timeout", environment: "DATABASE_STATEMENT_TIMEOUT")
 }

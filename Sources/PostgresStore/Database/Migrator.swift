@@ -47,6 +47,8 @@ public struct Migrator: Sendable {
                     }
                     return false
                 }
+                // A migration may rewrite a large table: the sessions' statement timeout does not apply to it.
+                try await connection.query("SET LOCAL statement_timeout = 0", logger: self.database.logger)
                 for statement in SQLStatementSplitter.split(migration.sql) {
                     try await connection.query(PostgresQuery(unsafeSQL: statement), logger: self.database.logger)
                 }

@@ -28,12 +28,15 @@ struct GatewayHarness: Sendable {
         maxBodyBytes: Int = 64 * 1024,
         masterKey: MasterKey = .random(),
         broadcast: APNsBroadcastClient = APNsBroadcastClient(),
+        gaugeInterval: Duration = .milliseconds(100), metricsToken: String? = nil,
         _ body: @Sendable (GatewayHarness) async throws -> Void
     ) async throws {
         try await withTestDatabaseURL { database, url in
-            let configuration = GatewayConfiguration(
+            var configuration = GatewayConfiguration(
                 host: "127.0.0.1", port: 0, databaseURL: url, adminToken: adminToken,
                 masterKey: masterKey, maxBodyBytes: maxBodyBytes)
+            configuration.gaugeInterval = gaugeInterval
+            configuration.metricsToken = metricsToken
             var logger = Logger(label: "gateway-test") { label in
                 if let logs { return logs.handler(label: label) }
                 return SwiftLogNoOpLogHandler()
@@ -46,7 +49,7 @@ struct GatewayHarness: Sendable {
             do {
                 try await app.test(.live) { client in
                     try await body(
-                        GatewayHarness(client: client, database: database, databaseURL: configuration.databaseURL))
+                        GatewayHarness(client: client, database: database, databaseURL: url))
                 }
             } catch {
                 await broadcast.shutdown()
