@@ -92,6 +92,9 @@ func buildApplication(
         logger: logger
     )
     app.addServices(
+        CredentialInvalidator(
+            changes: AppChanges(database: dependencies.database), credentials: dependencies.credentials,
+            logger: logger),
         GaugeRefresher(
             gauges: QueueDepthGauges(database: dependencies.database, metrics: dependencies.metrics),
             interval: configuration.gaugeInterval))

@@ -13,10 +13,16 @@ struct TenantAuthMiddleware: RouterMiddleware {
     func handle(
         _ request: Request, context: GatewayContext, next: (Request, GatewayContext) async throws -> Response
     ) async throws -> Response {
-        guard let credentials = context.basicCredentials ?? BasicCredentials(request.headers[.authorization]),
-            let record = try await self.credentials.record(appKey: credentials.appKey),
-            let role = record.role(for: credentials.secret)
-        else { throw APIError.unauthorized }
+        guard let credentials = context.basicCredentials ?? BasicCredentials(request.headers[.authorization]) else {
+            throw APIError.unauthorized
+        }
+        let found: AppAuthRecord?
+        do {
+            found = try await self.credentials.record(appKey: credentials.appKey)
+        } catch is CredentialCache.TooManyUnknownKeys {
+            throw APIError.tooManyRequests("Too many unknown app keys; try again shortly.", retryAfter: 1)
+        }
+        guard let record = found, let role = record.role(for: credentials.secret) else { throw APIError.unauthorized }
         if self.serverOnly && role != .server { throw APIError.serverOnly }
         var context = context
         context.tenant = Tenant(
@@ -43,31 +49,5 @@ struct BasicCredentials: Sendable {
         guard Credentials.isWellFormed(key), !secret.isEmpty else { return nil }
         self.appKey = key
         self.secret = secret
-    }
-}
-
-/// Authentication records cached for a few seconds, so a busy device API does not read `apps` per request.
-/// Rotation and deletion through this gateway invalidate at once; other gateway replicas within `ttl`.
-actor CredentialCache {
-    private let store: any AppStore
-    private let ttl: Duration
-    private var entries: [String: (record: AppAuthRecord?, expires: ContinuousClock.Instant)] = [:]
-
-    init(store: any AppStore, ttl: Duration = .seconds(5)) {
-        self.store = store
-        self.ttl = ttl
-    }
-
-    func record(appKey: String) async throws -> AppAuthRecord? {
-        let now = ContinuousClock.now
-        if let entry = self.entries[appKey], entry.expires > now { return entry.record }
-        let record = try await self.store.authRecord(appKey: appKey)
-        if self.entries.count > 10_000 { self.entries.removeAll(keepingCapacity: true) }
-        self.entries[appKey] = (record, now + self.ttl)
-        return record
-    }
-
-    func invalidate(appKey: String) {
-        self.entries[appKey] = nil
     }
 }

@@ -14,6 +14,7 @@ enum ErrorCode: Int, Sendable {
     case notFound = 40401
     case conflict = 40901
     case bodyTooLarge = 41301
+    case tooManyRequests = 42901
     case unavailable = 50301
     case internalError = 50001
 }
@@ -80,6 +81,13 @@ struct APIError: Error, HTTPResponseError {
         .conflict, code: .conflict,
         "The field 'channel.install_id' is registered to a channel: present its channel_secret in X-Channel-Secret.",
         details: ["path": "channel.install_id", "header": "X-Channel-Secret"])
+
+    /// A rate limit or quota: try again after `retryAfter` seconds.
+    static func tooManyRequests(_ message: String, retryAfter: Int, details: [String: String] = [:]) -> APIError {
+        APIError(
+            .tooManyRequests, code: .tooManyRequests, message, details: details,
+            headers: [.retryAfter: "\(retryAfter)"])
+    }
 
     static func notFound(_ what: String) -> APIError {
         APIError(.notFound, code: .notFound, "\(what) was not found.")
