@@ -7,11 +7,14 @@ import PostgresNIO
 /// wake-up); the job that runs fires every schedule due by then, in bulk, and the others find nothing left to do.
 /// Schedule rows are locked (`SKIP LOCKED`) and their state checked in the transaction that inserts the pushes,
 /// so a job that runs twice (a lost lease) or two workers at once fire each schedule once.
+///
+/// A job fires its own app's schedules only (`ClaimedJob.appID`): the queue's claims take turns between apps, so
+/// one app's backlog of due schedules does not hold back another's (they used to fire from one list in time order).
 public struct ScheduleFiring: JobHandler {
     let database: Database
     let limit: Int
 
-    public init(database: Database, limit: Int = 500) {
+    public init(database: Database, limit: Int = 200) {
         self.database = database
         self.limit = limit
     }
@@ -21,21 +24,25 @@ public struct ScheduleFiring: JobHandler {
         public var skipped = 0
     }
 
+    /// One batch per run, so that a job never holds a worker's slot for a whole backlog (a slot other apps' jobs
+    /// wait for). A full batch leaves a follow-up job for the app (one at a time: deduplicated), so no due schedule
+    /// is left without a job to fire it.
     public func run(_ job: ClaimedJob, logger: Logger) async throws {
-        var total = Report()
-        while true {
-            let report = try await self.fireDue(now: Date())
-            total.fired += report.fired
-            total.skipped += report.skipped
-            if report.fired + report.skipped < self.limit { break }
+        let report = try await self.fireDue(now: Date(), appID: job.appID)
+        if report.fired + report.skipped >= self.limit {
+            _ = try await PostgresJobQueue(database: self.database).enqueue([
+                JobRequest(
+                    kind: job.kind, appID: job.appID, payload: job.payload, priority: 2,
+                    dedupeKey: "schedules-due:\(job.appID)")
+            ])
         }
-        if total.fired + total.skipped > 0 {
-            logger.debug("schedules fired", metadata: ["fired": "\(total.fired)", "skipped": "\(total.skipped)"])
+        if report.fired + report.skipped > 0 {
+            logger.debug("schedules fired", metadata: ["fired": "\(report.fired)", "skipped": "\(report.skipped)"])
         }
     }
 
-    /// Fires up to `limit` due schedules in one transaction.
-    public func fireDue(now: Date) async throws -> Report {
+    /// Fires up to `limit` of `appID`'s due schedules in one transaction.
+    public func fireDue(now: Date, appID: Int64) async throws -> Report {
         let logger = self.database.logger
         return try await self.database.transaction { connection in
             let rows = try await connection.query(
@@ -44,7 +51,7 @@ public struct ScheduleFiring: JobHandler {
                        s.source = 'api' OR EXISTS (SELECT 1 FROM live_activities la
                                                    WHERE la.id = s.instance_id AND la.state = 'active')
                 FROM schedules s
-                WHERE s.state = 'pending' AND s.send_at <= now()
+                WHERE s.app_id = \(appID) AND s.state = 'pending' AND s.send_at <= now()
                 ORDER BY s.send_at
                 LIMIT \(self.limit)
                 FOR UPDATE OF s SKIP LOCKED
