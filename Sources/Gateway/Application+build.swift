@@ -15,6 +15,7 @@ struct GatewayDependencies: Sendable {
     var database: Database
     var apps: any AppStore
     var credentials: CredentialCache
+    var limiter = RateLimiter()
     var registry: PrometheusCollectorRegistry
     var metrics: any MetricsFactory
     /// The loops that serve HTTP: the group of the database's connections.
@@ -64,9 +65,11 @@ func buildApplication(
 
     let api = router.group("api")
     let server = api.group().add(
-        middleware: TenantAuthMiddleware(credentials: dependencies.credentials, serverOnly: true))
+        middleware: TenantAuthMiddleware(
+            credentials: dependencies.credentials, limiter: dependencies.limiter, serverOnly: true))
     let device = api.group().add(
-        middleware: TenantAuthMiddleware(credentials: dependencies.credentials, serverOnly: false))
+        middleware: TenantAuthMiddleware(
+            credentials: dependencies.credentials, limiter: dependencies.limiter, serverOnly: false))
     let activities = PostgresActivityStore(database: dependencies.database, metrics: dependencies.metrics)
     let channels = PostgresChannelStore(database: dependencies.database)
     let access = ChannelAccess(channels: channels)

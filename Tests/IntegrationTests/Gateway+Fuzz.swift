@@ -124,7 +124,7 @@ import Testing
                 .init(
                     method: .post, path: "/api/schedules",
                     body:
-                        #"{"name":"s","schedule":{"scheduled_time":"2099-01-01T00:00:00Z"},"push":{"audience":"all","device_types":["ios"],"notification":{"ios":{"live_activity":\#(la)}}}}"#,
+                        #"{"name":"s","schedule":{"scheduled_time":"\#(ScheduleFiringTests.iso(Date().addingTimeInterval(30 * 86_400)))"},"push":{"audience":"all","device_types":["ios"],"notification":{"ios":{"live_activity":\#(la)}}}}"#,
                     auth: app),
                 .init(method: .get, path: "/api/schedules?limit=10", body: nil, auth: app),
                 .init(method: .put, path: "/api/broadcast-channels/live", body: #"{"storage":"none"}"#, auth: app),

@@ -13,6 +13,11 @@ struct DomainErrorMiddleware<Context: RequestContext>: RouterMiddleware {
             return try await next(request, context)
         } catch let error as ValidationError {
             throw APIError.validation(error)
+        } catch let error as QuotaExceeded {
+            throw APIError(
+                .conflict, code: .conflict,
+                "The app's quota \(error.quota) (\(error.limit)) would be exceeded; nothing was written.",
+                details: ["quota": error.quota, "limit": "\(error.limit)"])
         } catch let error as RegistryError {
             throw APIError(registry: error)
         } catch let error as ScheduleError {

@@ -5,9 +5,11 @@ import PostgresStore
 
 /// HTTP Basic `app_key:master_secret` (server) or `app_key:app_secret` (device).
 /// With `serverOnly`, the app secret gets 403: it is valid, just not for this endpoint.
+/// Each credential then takes one request from its app's rate (`RateLimiter`): beyond it, 429 with `Retry-After`.
 struct TenantAuthMiddleware: RouterMiddleware {
     typealias Context = GatewayContext
     let credentials: CredentialCache
+    let limiter: RateLimiter
     let serverOnly: Bool
 
     func handle(
@@ -24,6 +26,13 @@ struct TenantAuthMiddleware: RouterMiddleware {
         }
         guard let record = found, let role = record.role(for: credentials.secret) else { throw APIError.unauthorized }
         if self.serverOnly && role != .server { throw APIError.serverOnly }
+        let rate = role == .server ? record.rates.server : record.rates.device
+        if let wait = self.limiter.take(appID: record.id, server: role == .server, rate: rate) {
+            let policy = role == .server ? "server_requests_per_second" : "device_requests_per_second"
+            throw APIError.tooManyRequests(
+                "The app's \(role == .server ? "master" : "app") secret is limited to \(rate) requests per second.",
+                retryAfter: wait, details: ["limit": policy, "value": "\(rate)"])
+        }
         var context = context
         context.tenant = Tenant(
             appID: record.id, appKey: record.appKey, role: role, devicePermissions: record.devicePermissions)

@@ -73,6 +73,7 @@ extension PostgresChannelStore {
                     """,
                     logger: self.database.logger
                 )
+                try await Quotas.checkTags(channels: found, appID: appID, on: connection, logger: self.database.logger)
             }
             return (found.count, unknown)
         }

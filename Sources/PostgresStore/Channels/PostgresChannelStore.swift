@@ -136,6 +136,7 @@ public struct PostgresChannelStore: ChannelStore {
             """,
             logger: logger
         )
+        try await Quotas.checkTags(channels: [channelID], appID: appID, on: connection, logger: logger)
     }
 
     public func lookup(appID: Int64, channelID: UUID) async throws -> ChannelLookup? {

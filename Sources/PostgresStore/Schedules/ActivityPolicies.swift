@@ -54,6 +54,8 @@ public struct ActivityPolicies: Sendable, Equatable, Codable {
     public var deviceTagGroups: [String]?
     /// Whether the app secret may set a channel's named user (default false).
     public var deviceNamedUser: Bool?
+    /// Request rates and quotas (`ActivityPolicies+Limits.swift`).
+    public var limits: Limits
 
     enum CodingKeys: String, CodingKey, CaseIterable {
         case activityMaxAgeSeconds = "activity_max_age_seconds"
@@ -69,6 +71,7 @@ public struct ActivityPolicies: Sendable, Equatable, Codable {
         case skipSuspectTokens = "skip_suspect_tokens"
         case deviceTagGroups = "device_tag_groups"
         case deviceNamedUser = "device_named_user"
+        case limits
     }
 
     public init(from decoder: any Decoder) throws {
@@ -120,6 +123,7 @@ public struct ActivityPolicies: Sendable, Equatable, Codable {
             throw ValidationError(path: "device_tag_groups", rule: "must name at most 100 groups")
         }
         self.deviceNamedUser = try c.decodeIfPresent(Bool.self, forKey: .deviceNamedUser)
+        self.limits = try c.decodeIfPresent(Limits.self, forKey: .limits) ?? Limits()
         let types = self.idleEnd.map { $0.attributesType ?? "" }
         guard Set(types).count == types.count else {
             throw ValidationError(path: "idle_end", rule: "names each attributes type (and the default) at most once")
@@ -145,6 +149,15 @@ public struct ActivityPolicies: Sendable, Equatable, Codable {
                     skip_suspect_tokens = coalesce(\(self.skipSuspectTokens), skip_suspect_tokens),
                     device_tag_groups = coalesce(\(self.deviceTagGroups)::text[], device_tag_groups),
                     device_named_user = coalesce(\(self.deviceNamedUser), device_named_user),
+                    server_requests_per_second = coalesce(
+                        \(self.limits.value(.serverRequestsPerSecond)), server_requests_per_second),
+                    device_requests_per_second = coalesce(
+                        \(self.limits.value(.deviceRequestsPerSecond)), device_requests_per_second),
+                    max_pending_updates_per_activity = coalesce(
+                        \(self.limits.value(.maxPendingUpdatesPerActivity)), max_pending_updates_per_activity),
+                    max_pending_updates = coalesce(\(self.limits.value(.maxPendingUpdates)), max_pending_updates),
+                    max_schedules = coalesce(\(self.limits.value(.maxSchedules)), max_schedules),
+                    max_tags_per_channel = coalesce(\(self.limits.value(.maxTagsPerChannel)), max_tags_per_channel),
                     updated_at = now()
                 WHERE app_key = \(appKey) RETURNING id
                 """,

@@ -36,6 +36,7 @@ public struct PostgresScheduleStore: ScheduleStore {
             rows.append((UUID(), sendAt, request.name, try Self.json(request.push)))
         }
         try await self.database.transaction { connection in
+            try await Quotas.checkSchedules(appID: appID, adding: rows.count, on: connection, logger: self.logger)
             try await connection.query(
                 """
                 INSERT INTO schedules (id, app_id, name, source, push, send_at)
@@ -70,6 +71,8 @@ public struct PostgresScheduleStore: ScheduleStore {
             for try await row in rows.decode((UUID, Int64?).self) { found = row }
             guard let found else { throw RegistryError.channelNotFound }
             guard let instance = found.1 else { throw ScheduleError.activityNotTracked(name: name) }
+            try await Quotas.checkPendingUpdates(
+                appID: appID, channelID: channelID, name: name, on: connection, logger: self.logger)
             try await connection.query(
                 """
                 INSERT INTO schedules (id, app_id, name, source, channel_id, activity_name, instance_id, push, send_at)

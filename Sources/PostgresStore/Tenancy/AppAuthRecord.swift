@@ -9,16 +9,19 @@ public struct AppAuthRecord: Sendable {
     public var masterSecretHash: SecretHash
     /// What the app secret may write on a channel.
     public var devicePermissions: DevicePermissions
+    /// Requests per second of each credential, per gateway.
+    public var rates: RequestRates
 
     public init(
         id: Int64, appKey: String, appSecretHash: SecretHash, masterSecretHash: SecretHash,
-        devicePermissions: DevicePermissions = .default
+        devicePermissions: DevicePermissions = .default, rates: RequestRates = .default
     ) {
         self.id = id
         self.appKey = appKey
         self.appSecretHash = appSecretHash
         self.masterSecretHash = masterSecretHash
         self.devicePermissions = devicePermissions
+        self.rates = rates
     }
 
     public enum Role: Sendable, Equatable {

@@ -105,20 +105,22 @@ public struct PostgresAppStore: AppStore {
     public func authRecord(appKey: String) async throws -> AppAuthRecord? {
         let rows = try await self.database.client.query(
             """
-            SELECT id, app_key, app_secret_hash, master_secret_hash, device_tag_groups, device_named_user
+            SELECT id, app_key, app_secret_hash, master_secret_hash, device_tag_groups, device_named_user,
+                   server_requests_per_second, device_requests_per_second
             FROM apps WHERE app_key = \(appKey)
             """,
             logger: self.logger
         )
-        for try await (id, key, appHash, masterHash, groups, namedUser) in rows.decode(
-            (Int64, String, ByteBuffer, ByteBuffer, [String], Bool).self)
+        for try await (id, key, appHash, masterHash, groups, namedUser, serverRate, deviceRate) in rows.decode(
+            (Int64, String, ByteBuffer, ByteBuffer, [String], Bool, Int32, Int32).self)
         {
             return AppAuthRecord(
                 id: id,
                 appKey: key,
                 appSecretHash: SecretHash(bytes: Array(appHash.readableBytesView)),
                 masterSecretHash: SecretHash(bytes: Array(masterHash.readableBytesView)),
-                devicePermissions: DevicePermissions(tagGroups: Set(groups), namedUser: namedUser)
+                devicePermissions: DevicePermissions(tagGroups: Set(groups), namedUser: namedUser),
+                rates: RequestRates(server: Int(serverRate), device: Int(deviceRate))
             )
         }
         return nil
