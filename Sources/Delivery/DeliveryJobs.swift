@@ -25,6 +25,7 @@ public enum DeliveryJobs {
         return [
             BroadcastMaintenance.kind: BroadcastMaintenance(channels: channels, database: database),
             RegistryPurge.kind: RegistryPurge(database: database),
+            RetentionPurge.kind: RetentionPurge(database: database),
             IdleActivityEnder.kind: IdleActivityEnder(database: database),
             ActivityRenewer.kind: ActivityRenewer(database: database),
             StartSettlement.kind: StartSettlement(database: database, metrics: metrics),

@@ -107,6 +107,8 @@ func buildWorker(configuration: WorkerConfiguration) async throws -> ServiceGrou
                     service: SchemaGatedService(database: database, wrapped: runner) {
                         try await RegistryPurge(database: database).scheduleNext(after: Date())
                         try await Recurring.scheduleNext(
+                            kind: RetentionPurge.kind, every: .seconds(600), after: Date(), database: database)
+                        try await Recurring.scheduleNext(
                             kind: IdleActivityEnder.kind, every: .seconds(10), after: Date(), database: database)
                         try await Recurring.scheduleNext(
                             kind: ActivityRenewer.kind, every: .seconds(10), after: Date(), database: database)

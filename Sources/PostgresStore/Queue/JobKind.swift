@@ -19,6 +19,8 @@ public struct JobKind: RawRepresentable, Hashable, Sendable, ExpressibleByString
     public static let scheduleFire: JobKind = "schedule.fire"
     /// Recurring: purges what the registry keeps past its retention.
     public static let registryPurge: JobKind = "maintenance.registry_purge"
+    /// Recurring: deletes the delivery history past each app's retention; scrubs forgotten channels' ids.
+    public static let retention: JobKind = "maintenance.retention"
     /// Recurring: ends activities idle past their app's policy.
     public static let idleEnd: JobKind = "maintenance.idle_end"
     /// Recurring: deletes idle broadcast channels and compares the rest with Apple's list.
