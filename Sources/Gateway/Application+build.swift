@@ -87,10 +87,16 @@ func buildApplication(
     )
     .register(server: server, device: device)
 
+    let headTimeout = TimeAmount.seconds(Int64(configuration.httpHeaderTimeout))
     var app = Application(
         router: router,
-        server: .loopBoundHTTP1(),
-        configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "gateway"),
+        server: .loopBoundHTTP1(
+            configuration: .init(
+                additionalChannelHandlers: [RequestHeadDeadline(timeout: headTimeout)],
+                idleTimeout: .seconds(Int64(configuration.httpIdleTimeout)))),
+        configuration: .init(
+            address: .hostname(configuration.host, port: configuration.port), serverName: "gateway",
+            availableConnectionsDelegate: .maximum(configuration.httpMaxConnections, logger: logger)),
         eventLoopGroupProvider: .shared(dependencies.eventLoopGroup),
         logger: logger
     )

@@ -11,6 +11,9 @@ struct GatewayConfiguration: Sendable {
     static let port = Setting(flag: "port", environment: "GATEWAY_PORT")
     static let adminToken = Setting(flag: "admin-token", environment: "ADMIN_TOKEN")
     static let metricsToken = Setting(flag: "metrics-token", environment: "METRICS_TOKEN")
+    static let headerTimeout = Setting(flag: "http-header-timeout", environment: "HTTP_HEADER_TIMEOUT")
+    static let idleTimeout = Setting(flag: "http-idle-timeout", environment: "HTTP_IDLE_TIMEOUT")
+    static let maxConnections = Setting(flag: "http-max-connections", environment: "HTTP_MAX_CONNECTIONS")
     static let maxBodyBytes = Setting(flag: "max-body-bytes", environment: "MAX_BODY_BYTES")
     static let databasePoolSize = Setting(flag: "database-pool-size", environment: "DATABASE_POOL_SIZE")
     static let eventLoopThreads = Setting(flag: "event-loop-threads", environment: "GATEWAY_EVENT_LOOP_THREADS")
@@ -40,6 +43,13 @@ struct GatewayConfiguration: Sendable {
     var metricsToken: String?
     /// How often the gauges that read PostgreSQL are refreshed (a scrape reads the last values).
     var gaugeInterval: Duration = .seconds(15)
+    /// A connection's next request head must be complete this soon after it opened or its last response ended
+    /// (HTTP_HEADER_TIMEOUT, seconds); a connection with no traffic at all is closed after `httpIdleTimeout`
+    /// (HTTP_IDLE_TIMEOUT); at most `httpMaxConnections` are open at once (HTTP_MAX_CONNECTIONS; more wait to be
+    /// accepted).
+    var httpHeaderTimeout = 30
+    var httpIdleTimeout = 60
+    var httpMaxConnections = 10_000
 
     static let minimumAdminTokenLength = 16
 
@@ -85,5 +95,9 @@ struct GatewayConfiguration: Sendable {
             resolve, manage: options.apnsManageEndpoint, send: nil)
         self.apnsCAFile = resolve.value(BroadcastConfiguration.caFile, flag: options.apnsCAFile)
         self.metricsToken = resolve.value(Self.metricsToken, flag: nil)
+        self.httpHeaderTimeout = try resolve.integer(Self.headerTimeout, flag: nil, default: 30, range: 1...3600)
+        self.httpIdleTimeout = try resolve.integer(Self.idleTimeout, flag: nil, default: 60, range: 1...86_400)
+        self.httpMaxConnections = try resolve.integer(
+            Self.maxConnections, flag: nil, default: 10_000, range: 1...1_000_000)
     }
 }

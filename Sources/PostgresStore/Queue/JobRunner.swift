@@ -116,8 +116,9 @@ public struct JobRunner: Service {
     /// under a limit (any kind), then the rest with the limited kinds left out.
     /// Also returns the kinds at their limit, which this runner cannot take more of now.
     private func claim(capacity: Int, ledger: JobLedger) async -> (jobs: [ClaimedJob], atLimit: [JobKind]) {
+        let busy = await ledger.busyApps
         guard !self.configuration.kindLimits.isEmpty else {
-            return (await self.claim(limit: capacity, excluding: []), [])
+            return (await self.claim(limit: capacity, excluding: [], busyApps: busy), [])
         }
         var headroom: [JobKind: Int] = [:]
         for (kind, limit) in self.configuration.kindLimits {
@@ -125,19 +126,20 @@ public struct JobRunner: Service {
         }
         let open = headroom.values.min() ?? capacity
         let atLimit = headroom.filter { $0.value == 0 }.map(\.key)
-        var claimed = await self.claim(limit: min(capacity, open), excluding: atLimit)
+        var claimed = await self.claim(limit: min(capacity, open), excluding: atLimit, busyApps: busy)
         if claimed.count == min(capacity, open), capacity > claimed.count {
-            claimed += await self.claim(limit: capacity - claimed.count, excluding: Array(headroom.keys))
+            claimed += await self.claim(
+                limit: capacity - claimed.count, excluding: Array(headroom.keys), busyApps: busy)
         }
         return (claimed, atLimit)
     }
 
-    private func claim(limit: Int, excluding: [JobKind]) async -> [ClaimedJob] {
+    private func claim(limit: Int, excluding: [JobKind], busyApps: [Int64]) async -> [ClaimedJob] {
         guard limit > 0 else { return [] }
         do {
             return try await self.queue.claim(
                 limit: limit, owner: self.configuration.owner, lease: self.configuration.lease,
-                excludingKinds: excluding)
+                excludingKinds: excluding, busyApps: busyApps)
         } catch {
             self.logger.warning("claim failed", metadata: ["error": "\(String(reflecting: error))"])
             return []
@@ -257,8 +259,11 @@ actor JobLedger {
     private var completed: [Int64] = []
     private var failed: [JobFailure] = []
     private var kinds: [Int64: JobKind] = [:]
+    private var apps: [Int64: Int64] = [:]
 
     var inFlightCount: Int { self.inFlight.count }
+    /// The apps of the jobs in flight: a claim serves the others first.
+    var busyApps: [Int64] { Array(Set(self.inFlight.compactMap { self.apps[$0] })) }
 
     func inFlight(kind: JobKind) -> Int { self.inFlight.reduce(0) { $0 + (self.kinds[$1] == kind ? 1 : 0) } }
     var inFlightIDs: [Int64] { Array(self.inFlight) }
@@ -266,10 +271,12 @@ actor JobLedger {
     func start(_ job: ClaimedJob) {
         self.inFlight.insert(job.id)
         self.kinds[job.id] = job.kind
+        self.apps[job.id] = job.appID
     }
 
     func finish(_ id: Int64, failure: JobFailure?) {
         self.inFlight.remove(id)
+        self.apps[id] = nil
         if let failure { self.failed.append(failure) } else { self.completed.append(id) }
     }
 

@@ -46,10 +46,18 @@ public struct PostgresJobQueue: JobQueue {
     public func claim(limit: Int, owner: String, lease: Duration, excludingKinds excluded: [JobKind]) async throws
         -> [ClaimedJob]
     {
+        try await self.claim(limit: limit, owner: owner, lease: lease, excludingKinds: excluded, busyApps: [])
+    }
+
+    public func claim(
+        limit: Int, owner: String, lease: Duration, excludingKinds excluded: [JobKind], busyApps: [Int64]
+    ) async throws -> [ClaimedJob] {
         guard limit > 0 else { return [] }
         // 1. due_apps: the apps with due work, found with a loose index scan (one probe per app).
         // 2. candidates: up to `limit` due jobs of each app, locked, skipping those other claimers hold,
-        //    numbered per app so that 3. the first pick of every app comes before any app's second.
+        //    numbered per app so that 3. the first pick of every app comes before any app's second, and among
+        //    first picks, apps the claimer is not busy with go first (a claim of one slot, freed by a busy app's
+        //    job, goes to an app waiting with none running rather than to the older job of the busy app).
         let rows = try await self.database.client.query(
             """
             WITH RECURSIVE due_apps(app_id) AS (
@@ -65,7 +73,8 @@ public struct PostgresJobQueue: JobQueue {
             ),
             candidates AS (
                 SELECT c.id, c.priority, c.run_at,
-                       row_number() OVER (PARTITION BY c.app_id ORDER BY c.priority DESC, c.run_at, c.id) AS turn
+                       row_number() OVER (PARTITION BY c.app_id ORDER BY c.priority DESC, c.run_at, c.id) AS turn,
+                       c.app_id = ANY(\(busyApps)::int8[]) AS busy
                 FROM due_apps d
                 CROSS JOIN LATERAL (
                     SELECT j.id, j.app_id, j.priority, j.run_at FROM jobs j
@@ -78,7 +87,7 @@ public struct PostgresJobQueue: JobQueue {
                 WHERE d.app_id IS NOT NULL
             ),
             picked AS (
-                SELECT id FROM candidates ORDER BY turn, priority DESC, run_at, id LIMIT \(limit)
+                SELECT id FROM candidates ORDER BY turn, busy, priority DESC, run_at, id LIMIT \(limit)
             )
             UPDATE jobs j
             SET state = 'running', attempts = j.attempts + 1, lease_owner = \(owner),

@@ -28,7 +28,7 @@ struct GatewayHarness: Sendable {
         maxBodyBytes: Int = 64 * 1024,
         masterKey: MasterKey = .random(),
         broadcast: APNsBroadcastClient = APNsBroadcastClient(),
-        gaugeInterval: Duration = .milliseconds(100), metricsToken: String? = nil,
+        gaugeInterval: Duration = .milliseconds(100), metricsToken: String? = nil, headerTimeout: Int = 600,
         _ body: @Sendable (GatewayHarness) async throws -> Void
     ) async throws {
         try await withTestDatabaseURL { database, url in
@@ -37,6 +37,9 @@ struct GatewayHarness: Sendable {
                 masterKey: masterKey, maxBodyBytes: maxBodyBytes)
             configuration.gaugeInterval = gaugeInterval
             configuration.metricsToken = metricsToken
+            // The test client keeps one connection, idle between requests as long as a test waits.
+            configuration.httpHeaderTimeout = headerTimeout
+            configuration.httpIdleTimeout = max(headerTimeout, 600)
             var logger = Logger(label: "gateway-test") { label in
                 if let logs { return logs.handler(label: label) }
                 return SwiftLogNoOpLogHandler()
