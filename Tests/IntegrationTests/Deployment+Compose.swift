@@ -43,11 +43,43 @@ import Testing
             } else if indent == 6, inEnvironment, let colon = content.firstIndex(of: ":") {
                 let key = String(content[..<colon])
                 let value = content[content.index(after: colon)...].trimmingCharacters(in: .whitespaces)
-                services[services.count - 1].environment[key] = value.trimmingCharacters(
-                    in: CharacterSet(charactersIn: "\""))
+                services[services.count - 1].environment[key] = Self.interpolate(
+                    value.trimmingCharacters(in: CharacterSet(charactersIn: "\"")))
             }
         }
         return services
+    }
+
+    /// The secrets `scripts/compose-env.sh` writes to `.env`, as compose would substitute them.
+    static let dotEnv = [
+        "POSTGRES_PASSWORD": String(repeating: "ab", count: 24), "ADMIN_TOKEN": String(repeating: "cd", count: 24),
+        "MASTER_KEY": MasterKeyFixture.base64,
+    ]
+
+    /// `${NAME:?message}` and `${NAME}` replaced from `dotEnv`, as compose does (an unknown name stays as written).
+    static func interpolate(_ value: String) -> String {
+        var out = value
+        while let start = out.range(of: "${"), let end = out.range(of: "}", range: start.upperBound..<out.endIndex) {
+            let name = out[start.upperBound..<end.lowerBound].prefix { $0 != ":" }
+            guard let replacement = Self.dotEnv[String(name)] else { break }
+            out.replaceSubrange(start.lowerBound..<end.upperBound, with: replacement)
+        }
+        return out
+    }
+
+    /// No secret is written in the compose file: each is required (`${NAME:?...}`) and the env script makes each.
+    @Test func theComposeFileHoldsNoSecret() throws {
+        let text = try String(contentsOfFile: TestEnvironment.repoRoot + "/docker-compose.yml", encoding: .utf8)
+        let script = try String(contentsOfFile: TestEnvironment.repoRoot + "/scripts/compose-env.sh", encoding: .utf8)
+        for name in Self.dotEnv.keys {
+            for line in text.split(separator: "\n")
+            where line.trimmingCharacters(in: .whitespaces).hasPrefix(name + ":") {
+                #expect(line.contains("${\(name):?"), "\(line)")
+            }
+            #expect(text.contains("${\(name):?"), "\(name) is not required")
+            #expect(script.contains("echo \"\(name)="), "compose-env.sh does not make \(name)")
+        }
+        #expect(!text.contains("5aSB0MSvkOfj"))
     }
 
     @Test func everyServiceRunsARealCommandWithSettingsItReads() throws {
