@@ -93,6 +93,33 @@ import Testing
         }
     }
 
+    /// A NUL (which PostgreSQL cannot store) or another control character is a 400 naming the field, never a 500.
+    @Test func controlCharactersAreRefusedByPath() async throws {
+        try await GatewayHarness.run { gw in
+            let app = try await gw.createApp()
+            let nul = #"{"channel":{"device_type":"ios","install_id":"a\u0000b"}}"#
+            let refused = try await gw.request(.post, "/api/channels", json: nul, auth: app.device)
+            #expect(refused.status == .badRequest)
+            #expect((refused.json["details"] as? [String: String])?["path"] == "channel.install_id")
+            let channel = try await gw.registerChannel(app, installID: "ok")
+            try await gw.track(app, channel: channel, name: "match", token: hexToken(1), systemID: "A")
+            let push =
+                #"{"audience":"all","device_types":["ios"],"notification":{"ios":{"live_activity":{"event":"update","name":"match","content_state":{"score":"1\u0000"}}}}}"#
+            let bad = try await gw.request(.post, "/api/push", json: push, auth: app.server)
+            #expect(bad.status == .badRequest)
+            #expect(
+                (bad.json["details"] as? [String: String])?["path"]
+                    == "notification.ios.live_activity.content_state.score")
+            let tab = #"{"channel":{"device_type":"ios","install_id":"tab\there"}}"#
+            let named = try await gw.request(.post, "/api/channels", json: tab, auth: app.device)
+            #expect((named.json["details"] as? [String: String])?["path"] == "channel.install_id")
+            let url = try await gw.request(.get, "/admin/apps/%00", auth: gw.admin)
+            #expect(url.status == .badRequest)
+            #expect((url.json["details"] as? [String: String])?["path"] == "url")
+            #expect(try await gw.registryRowCounts()["channels"] == 1)
+        }
+    }
+
     /// A channel from before channel secrets takes device calls without one until a registration claims it; then
     /// only its secret does.
     @Test func aChannelFromBeforeSecretsIsClaimedOnce() async throws {
