@@ -23,6 +23,7 @@ struct GatewayConfiguration: Sendable {
         CommonSettings.databaseURL, CommonSettings.logLevel, CommonSettings.masterKey,
         CommonSettings.migrationsDirectory, host, port, adminToken, maxBodyBytes, databasePoolSize,
         eventLoopThreads, BroadcastConfiguration.manageEndpoint, BroadcastConfiguration.caFile,
+        CommonSettings.statementTimeout, metricsToken, headerTimeout, idleTimeout, maxConnections,
     ]
 
     var host: String

@@ -24,7 +24,7 @@ struct WorkerConfiguration: Sendable {
         CommonSettings.databaseURL, CommonSettings.logLevel, CommonSettings.masterKey,
         concurrency, workerID, leaseSeconds, host, port, databasePoolSize, apnsEndpoint, apnsCAFile, apnsConnections,
         apnsMaxStreams, pushBatchSize, pushChunkSize, BroadcastConfiguration.manageEndpoint,
-        BroadcastConfiguration.sendEndpoint,
+        BroadcastConfiguration.sendEndpoint, CommonSettings.statementTimeout,
     ]
 
     var databaseURL: DatabaseURL
