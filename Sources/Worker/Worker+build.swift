@@ -77,7 +77,11 @@ func buildWorker(configuration: WorkerConfiguration) async throws -> ServiceGrou
         logger: logger
     )
     let router = Router()
-    router.get("healthz") { _, _ in "ok" }
+    let health = WorkerHealth(database: database, listening: runner.listening)
+    router.get("healthz") { _, _ in
+        if let problem = await health.problem() { throw HTTPError(.serviceUnavailable, message: problem) }
+        return "ok"
+    }
     router.get("metrics") { _, _ in
         var buffer: [UInt8] = []
         registry.emit(into: &buffer)

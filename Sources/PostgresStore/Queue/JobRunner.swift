@@ -46,6 +46,8 @@ public struct JobRunner: Service {
     let configuration: JobRunnerConfiguration
     let metrics: any MetricsFactory
     let logger: Logger
+    /// Whether the runner's LISTEN connection is up (or being opened); false once it failed, until it listens again.
+    public let listening = ListeningFlag()
 
     public init(
         queue: any JobQueue,
@@ -223,9 +225,11 @@ public struct JobRunner: Service {
     private func listen(_ doorbell: Doorbell) async {
         guard let wakeups = self.wakeups else { return }
         while !Task.isCancelled {
+            self.listening.set(true)
             do {
                 try await wakeups.listen { await doorbell.ring() }
             } catch {
+                self.listening.set(false)
                 if Task.isCancelled { return }
                 self.logger.debug("LISTEN connection lost; polling until it is back", metadata: ["error": "\(error)"])
             }
