@@ -27,6 +27,8 @@ public final class APNsClient: Sendable {
         /// Small sends only (see `APNsClientConfiguration.expressMaxRequests`).
         let express: APNsConnectionSlot
         let cursor = Atomic<Int>(0)
+        /// When a send last took this pool (`ContinuousClock` nanoseconds since the client started).
+        let lastUsed = Atomic<Int64>(0)
 
         init(slots: [APNsConnectionSlot], express: APNsConnectionSlot) {
             self.slots = slots
@@ -123,8 +125,12 @@ public final class APNsClient: Sendable {
         let key = PoolKey(
             teamID: credentials.teamID, keyID: credentials.keyID, fingerprint: credentials.signingKey.fingerprint,
             environment: credentials.environment)
+        let now = self.age()
         return self.pools.withLock { pools in
-            if let pool = pools[key] { return pool }
+            if let pool = pools[key] {
+                pool.lastUsed.store(now, ordering: .relaxed)
+                return pool
+            }
             let endpoint = self.configuration.endpointOverride ?? .for(credentials.environment)
             let slot = { (eventLoop: any EventLoop) in
                 APNsConnectionSlot(
@@ -134,10 +140,38 @@ public final class APNsClient: Sendable {
             let pool = Pool(
                 slots: (0..<max(1, self.configuration.connectionsPerPool)).map { _ in slot(self.group.next()) },
                 express: slot(self.expressEventLoop ?? self.group.next()))
+            pool.lastUsed.store(now, ordering: .relaxed)
             pools[key] = pool
             return pool
         }
     }
+
+    private let started = ContinuousClock.now
+
+    private func age() -> Int64 {
+        let elapsed = ContinuousClock.now - self.started
+        return elapsed.components.seconds * 1_000_000_000 + elapsed.components.attoseconds / 1_000_000_000
+    }
+
+    /// Closes the pools no send has taken for `idle` (an app that stopped sending, a key replaced or deleted: its
+    /// pool is never taken again). `idle` should exceed the request timeout, so no request is in flight on them.
+    /// Returns how many were closed.
+    @discardableResult
+    public func closeIdlePools(idle: Duration) async -> Int {
+        let limit = self.age() - (idle.components.seconds * 1_000_000_000 + idle.components.attoseconds / 1_000_000_000)
+        let idlePools = self.pools.withLock { pools in
+            let gone = pools.filter { $0.value.lastUsed.load(ordering: .relaxed) < limit }
+            for key in gone.keys { pools[key] = nil }
+            return Array(gone.values)
+        }
+        for pool in idlePools {
+            for slot in pool.slots + [pool.express] { try? await slot.shutdown().get() }
+        }
+        return idlePools.count
+    }
+
+    /// How many pools are open (for tests and metrics).
+    public var poolCount: Int { self.pools.withLock { $0.count } }
 
     /// Closes every connection; requests still waiting fail with `.shutdown`.
     public func shutdown() async {

@@ -32,11 +32,20 @@ func makeAPNsClient(
 
 /// Closes the APNs connections when the group shuts down. It stands before the job runner in the group, so it
 /// stops after the runner has drained.
+/// The APNs client's life: pools no send took for `idle` are closed every minute (an app that stopped sending, a
+/// key that was replaced or deleted), and every connection at shutdown.
 struct APNsClientService: Service {
     let client: APNsClient
+    var idle: Duration = .seconds(600)
 
     func run() async throws {
-        try? await gracefulShutdown()
+        await cancelWhenGracefulShutdown {
+            while !Task.isCancelled {
+                try? await Task.sleep(for: .seconds(60))
+                if Task.isCancelled { break }
+                await self.client.closeIdlePools(idle: self.idle)
+            }
+        }
         await self.client.shutdown()
     }
 }

@@ -54,6 +54,26 @@ import Testing
         }
     }
 
+    /// A pool no send took for the idle time is closed (a key replaced or deleted is never taken again); the next
+    /// send opens a new one.
+    @Test func idlePoolsAreClosed() async throws {
+        try await SimulatorHarness.run { sim in
+            var other = sim.credentials
+            other.signingKey = APNsSigningKey(privateKey: P256.Signing.PrivateKey())
+            try await sim.withClient { client in
+                #expect(await client.send(sim.request(token: deviceToken(1)), credentials: sim.credentials).isAccepted)
+                _ = await client.send(sim.request(token: deviceToken(2)), credentials: other)
+                #expect(client.poolCount == 2)
+                #expect(await client.closeIdlePools(idle: .seconds(3600)) == 0)
+                try await Task.sleep(for: .milliseconds(50))
+                #expect(await client.closeIdlePools(idle: .milliseconds(10)) == 2)
+                #expect(client.poolCount == 0)
+                #expect(await client.send(sim.request(token: deviceToken(3)), credentials: sim.credentials).isAccepted)
+                #expect(client.poolCount == 1)
+            }
+        }
+    }
+
     @Test func anExpiredProviderTokenIsReMintedOnceAndTheRequestRetried() async throws {
         // The first token is minted with an iat 61 minutes ago, as if the process had slept; later ones now.
         let calls = NIOLockedValueBox(0)
