@@ -4,6 +4,7 @@ import LiveActivitiesCore
 import Logging
 import Metrics
 import PostgresStore
+import ServiceLifecycle
 
 /// `push.batch`: sends one batch of a push in chunks. Each chunk is selected in one query (the next one while the
 /// current one is sent), sent as one APNs call (the body shared by every request), retried where APNs says so, and
@@ -85,6 +86,8 @@ struct PushBatchHandler: JobHandler {
                 return
             }
             guard full, let next else { return }
+            // Shutting down: the chunk is recorded (the cursor with it); the batch goes on elsewhere from there.
+            if Task.isShuttingDownGracefully { throw JobError.interrupted }
             gen = next
             chunk = try await following
             self.phase("select", since: &clock)  // only the part the send and record did not hide

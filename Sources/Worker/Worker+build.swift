@@ -134,8 +134,18 @@ func buildWorker(configuration: WorkerConfiguration) async throws -> ServiceGrou
             ],
             gracefulShutdownSignals: [.sigterm, .sigint],
             logger: logger
-        )
+        ).shuttingDownWithin(.seconds(configuration.shutdownSeconds))
     )
+}
+
+extension ServiceGroupConfiguration {
+    /// A graceful shutdown that takes longer than `deadline` is cut short: the services are cancelled.
+    func shuttingDownWithin(_ deadline: Duration) -> Self {
+        var configuration = self
+        configuration.maximumGracefulShutdownDuration = deadline
+        configuration.maximumCancellationDuration = .seconds(5)
+        return configuration
+    }
 }
 
 /// Runs `wrapped` only once the schema is known to be current.

@@ -9,6 +9,7 @@ struct WorkerConfiguration: Sendable {
     static let concurrency = Setting(flag: "concurrency", environment: "WORKER_CONCURRENCY")
     static let workerID = Setting(flag: "worker-id", environment: "WORKER_ID")
     static let leaseSeconds = Setting(flag: "lease-seconds", environment: "WORKER_LEASE_SECONDS")
+    static let shutdownSeconds = Setting(flag: "shutdown-seconds", environment: "WORKER_SHUTDOWN_SECONDS")
     static let host = Setting(flag: "host", environment: "WORKER_HOST")
     static let port = Setting(flag: "port", environment: "WORKER_PORT")
     static let databasePoolSize = Setting(flag: "database-pool-size", environment: "DATABASE_POOL_SIZE")
@@ -24,7 +25,7 @@ struct WorkerConfiguration: Sendable {
         CommonSettings.databaseURL, CommonSettings.logLevel, CommonSettings.masterKey,
         concurrency, workerID, leaseSeconds, host, port, databasePoolSize, apnsEndpoint, apnsCAFile, apnsConnections,
         apnsMaxStreams, pushBatchSize, pushChunkSize, BroadcastConfiguration.manageEndpoint,
-        BroadcastConfiguration.sendEndpoint, CommonSettings.statementTimeout,
+        BroadcastConfiguration.sendEndpoint, CommonSettings.statementTimeout, shutdownSeconds,
     ]
 
     var databaseURL: DatabaseURL
@@ -43,6 +44,9 @@ struct WorkerConfiguration: Sendable {
     var apnsConnections = APNsClientConfiguration().connectionsPerPool
     var apnsMaxStreams = APNsClientConfiguration().maxConcurrentStreams
     var delivery = DeliverySettings()
+    /// After SIGTERM, batches stop at their next chunk boundary (the cursor saved, the job queued again) and the
+    /// worker exits within this; what is still running then is cancelled (WORKER_SHUTDOWN_SECONDS, default 25).
+    var shutdownSeconds = 25
 
     init(
         databaseURL: DatabaseURL, databasePoolSize: Int = 10, masterKey: MasterKey, logLevel: Logger.Level = .info,
@@ -87,6 +91,7 @@ struct WorkerConfiguration: Sendable {
             self.apnsEndpoint = parsed
         }
         self.apnsCAFile = resolve.value(Self.apnsCAFile, flag: options.apnsCAFile)
+        self.shutdownSeconds = try resolve.integer(Self.shutdownSeconds, flag: nil, default: 25, range: 1...3600)
         self.broadcastEndpoints = try BroadcastConfiguration.endpoints(
             resolve, manage: options.apnsManageEndpoint, send: options.apnsBroadcastEndpoint)
         self.apnsConnections = try resolve.integer(

@@ -37,6 +37,14 @@ import Testing
     @Test func aScrapeReadsNoDatabaseAndMayNeedAToken() async throws {
         let token = "metrics-token-0123456789"
         try await GatewayHarness.run(gaugeInterval: .seconds(3600), metricsToken: token) { gw in
+            // The timer's first refresh (at start) has happened once its timestamp shows; the next is in an hour.
+            let deadline = ContinuousClock.now + .seconds(5)
+            while ContinuousClock.now < deadline,
+                try await !gw.request(.get, "/metrics", auth: "Bearer \(token)").text.contains(
+                    "jobs_queue_depth_refreshed_seconds")
+            {
+                try await Task.sleep(for: .milliseconds(20))
+            }
             _ = try await PostgresJobQueue(database: gw.database).enqueue([JobRequest(kind: "push", appID: 1)])
             let refused = try await gw.request(.get, "/metrics")
             #expect(refused.status == .unauthorized)

@@ -6,11 +6,14 @@ public struct JobFailure: Sendable, Equatable {
     public var jobID: Int64
     public var retryAfter: Duration?
     public var error: String
+    /// The attempt does not count (an interruption by shutdown): the job is queued again, never dead-lettered.
+    public var givesBackAttempt: Bool
 
-    public init(jobID: Int64, retryAfter: Duration?, error: String) {
+    public init(jobID: Int64, retryAfter: Duration?, error: String, givesBackAttempt: Bool = false) {
         self.jobID = jobID
         self.retryAfter = retryAfter
         self.error = error
+        self.givesBackAttempt = givesBackAttempt
     }
 }
 

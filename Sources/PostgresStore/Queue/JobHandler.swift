@@ -9,6 +9,9 @@ public protocol JobHandler: Sendable {
 public enum JobError: Error, Sendable {
     /// Do not retry: the job can never succeed (bad payload, deleted app).
     case permanent(String)
+    /// The job stopped at a safe point because the worker is shutting down (its progress is saved): it runs again
+    /// at once, elsewhere, and this attempt is not counted.
+    case interrupted
 }
 
 /// A handler made from a closure, for small jobs and tests.

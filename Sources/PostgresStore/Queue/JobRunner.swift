@@ -183,6 +183,9 @@ public struct JobRunner: Service {
             return nil
         } catch JobError.permanent(let reason) {
             return JobFailure(jobID: job.id, retryAfter: nil, error: reason)
+        } catch JobError.interrupted {
+            return JobFailure(
+                jobID: job.id, retryAfter: .zero, error: "interrupted by shutdown", givesBackAttempt: true)
         } catch {
             return JobFailure(
                 jobID: job.id,

@@ -139,13 +139,17 @@ public struct PostgresJobQueue: JobQueue {
         // A negative delay means "do not retry": the job is dead-lettered at once.
         let delays = failures.map { $0.retryAfter?.seconds ?? -1 }
         let errors = failures.map { String($0.error.prefix(2000)) }
+        let back = failures.map(\.givesBackAttempt)
         let rows = try await self.database.client.query(
             """
             UPDATE jobs j
-            SET state = CASE WHEN f.delay < 0 OR j.attempts >= j.max_attempts THEN 'dead' ELSE 'queued' END,
+            SET state = CASE WHEN f.back THEN 'queued'
+                             WHEN f.delay < 0 OR j.attempts >= j.max_attempts THEN 'dead' ELSE 'queued' END,
+                attempts = CASE WHEN f.back THEN j.attempts - 1 ELSE j.attempts END,
                 run_at = now() + make_interval(secs => greatest(f.delay, 0)),
                 last_error = f.error, lease_owner = NULL, updated_at = now()
-            FROM unnest(\(ids)::int8[], \(delays)::float8[], \(errors)::text[]) AS f(id, delay, error)
+            FROM unnest(\(ids)::int8[], \(delays)::float8[], \(errors)::text[], \(back)::bool[])
+                AS f(id, delay, error, back)
             WHERE j.id = f.id AND j.lease_owner = \(owner) AND j.state = 'running'
             RETURNING j.id, j.state
             """,

@@ -1,9 +1,11 @@
+import Foundation
 import LiveActivitiesCore
 import Logging
 import Metrics
 import PostgresNIO
 
-/// `jobs_queue_depth{kind,state}` gauges, refreshed from the `jobs` table when metrics are scraped.
+/// `jobs_queue_depth{kind,state}` gauges, refreshed from the `jobs` table by `refresh()` (the gateway's timer), and
+/// `jobs_queue_depth_refreshed_seconds`, when that last happened.
 public actor QueueDepthGauges {
     let database: Database
     let metrics: any MetricsFactory
@@ -28,5 +30,8 @@ public actor QueueDepthGauges {
                 .record(current[key] ?? 0)
         }
         self.seen.formUnion(current.keys)
+        // When the gauges were last read from PostgreSQL (a scrape shows values this old).
+        Gauge(label: "jobs_queue_depth_refreshed_seconds", factory: self.metrics)
+            .record(Date().timeIntervalSince1970)
     }
 }
