@@ -90,6 +90,7 @@ let package = Package(
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
             ],
+            resources: [.copy("Resources/openapi.json")],
             swiftSettings: swiftSettings
         ),
         .executableTarget(

@@ -49,44 +49,7 @@ func buildApplication(
     dependencies: GatewayDependencies,
     logger: Logger
 ) -> some ApplicationProtocol {
-    let router = Router(context: GatewayContext.self)
-    router.add(middleware: ObservabilityMiddleware(metrics: dependencies.metrics))
-    router.add(middleware: DomainErrorMiddleware())
-    router.add(middleware: URLTextMiddleware())
-
-    HealthRoutes(database: dependencies.database, registry: dependencies.registry, token: configuration.metricsToken)
-        .register(on: router)
-
-    AdminRoutes(
-        apps: dependencies.apps, credentials: dependencies.credentials, database: dependencies.database,
-        bodyLimit: configuration.maxBodyBytes
-    )
-    .register(on: router.group("admin").add(middleware: AdminAuthMiddleware(token: configuration.adminToken)))
-
-    let api = router.group("api")
-    let server = api.group().add(
-        middleware: TenantAuthMiddleware(
-            credentials: dependencies.credentials, limiter: dependencies.limiter, serverOnly: true))
-    let device = api.group().add(
-        middleware: TenantAuthMiddleware(
-            credentials: dependencies.credentials, limiter: dependencies.limiter, serverOnly: false))
-    let activities = PostgresActivityStore(database: dependencies.database, metrics: dependencies.metrics)
-    let channels = PostgresChannelStore(database: dependencies.database)
-    let access = ChannelAccess(channels: channels)
-    ChannelRoutes(channels: channels, activities: activities, bodyLimit: configuration.maxBodyBytes)
-        .register(server: server, device: device)
-    ActivityRoutes(activities: activities, access: access, bodyLimit: configuration.maxBodyBytes)
-        .register(device: device)
-    PushRoutes(pushes: PostgresPushStore(database: dependencies.database), bodyLimit: configuration.maxBodyBytes)
-        .register(server: server)
-    BroadcastChannelRoutes(channels: dependencies.broadcastChannels, bodyLimit: configuration.maxBodyBytes)
-        .register(server: server, device: device)
-    ScheduleRoutes(
-        schedules: PostgresScheduleStore(database: dependencies.database), access: access,
-        bodyLimit: configuration.maxBodyBytes
-    )
-    .register(server: server, device: device)
-
+    let router = buildRouter(configuration: configuration, dependencies: dependencies)
     let headTimeout = TimeAmount.seconds(Int64(configuration.httpHeaderTimeout))
     var app = Application(
         router: router,
@@ -139,4 +102,47 @@ func buildGateway(configuration: GatewayConfiguration) async throws -> ServiceGr
             logger: logger
         )
     )
+}
+
+/// The routes by resource, observability first, authentication per group (tests read its `routes`).
+func buildRouter(configuration: GatewayConfiguration, dependencies: GatewayDependencies) -> Router<GatewayContext> {
+    let router = Router(context: GatewayContext.self)
+    router.add(middleware: ObservabilityMiddleware(metrics: dependencies.metrics))
+    router.add(middleware: DomainErrorMiddleware())
+    router.add(middleware: URLTextMiddleware())
+
+    HealthRoutes(database: dependencies.database, registry: dependencies.registry, token: configuration.metricsToken)
+        .register(on: router)
+
+    AdminRoutes(
+        apps: dependencies.apps, credentials: dependencies.credentials, database: dependencies.database,
+        bodyLimit: configuration.maxBodyBytes
+    )
+    .register(on: router.group("admin").add(middleware: AdminAuthMiddleware(token: configuration.adminToken)))
+
+    let api = router.group("api")
+    let server = api.group().add(
+        middleware: TenantAuthMiddleware(
+            credentials: dependencies.credentials, limiter: dependencies.limiter, serverOnly: true))
+    let device = api.group().add(
+        middleware: TenantAuthMiddleware(
+            credentials: dependencies.credentials, limiter: dependencies.limiter, serverOnly: false))
+    let activities = PostgresActivityStore(database: dependencies.database, metrics: dependencies.metrics)
+    let channels = PostgresChannelStore(database: dependencies.database)
+    let access = ChannelAccess(channels: channels)
+    ChannelRoutes(channels: channels, activities: activities, bodyLimit: configuration.maxBodyBytes)
+        .register(server: server, device: device)
+    ActivityRoutes(activities: activities, access: access, bodyLimit: configuration.maxBodyBytes)
+        .register(device: device)
+    PushRoutes(pushes: PostgresPushStore(database: dependencies.database), bodyLimit: configuration.maxBodyBytes)
+        .register(server: server)
+    BroadcastChannelRoutes(channels: dependencies.broadcastChannels, bodyLimit: configuration.maxBodyBytes)
+        .register(server: server, device: device)
+    ScheduleRoutes(
+        schedules: PostgresScheduleStore(database: dependencies.database), access: access,
+        bodyLimit: configuration.maxBodyBytes
+    )
+    .register(server: server, device: device)
+    OpenAPIRoutes().register(on: router)
+    return router
 }

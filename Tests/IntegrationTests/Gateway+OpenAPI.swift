@@ -1,0 +1,105 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import Logging
+import PostgresStore
+import Testing
+
+@testable import Gateway
+
+/// `Sources/Gateway/Resources/openapi.json` is the API's contract: every route is in it and nothing else, it is
+/// served at `/openapi.json`, and each documented request example is valid input to the running gateway.
+@Suite struct GatewayOpenAPITests {
+    static func document() throws -> [String: Any] {
+        let path = TestEnvironment.repoRoot + "/Sources/Gateway/Resources/openapi.json"
+        let data = try Data(contentsOf: URL(fileURLWithPath: path))
+        return try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+    }
+
+    static let methods = ["get", "put", "post", "delete", "patch"]
+
+    /// "METHOD /path" of every operation of the document.
+    static func operations(_ document: [String: Any]) -> Set<String> {
+        var found: Set<String> = []
+        for (path, item) in document["paths"] as? [String: [String: Any]] ?? [:] {
+            for method in Self.methods where item[method] != nil { found.insert("\(method.uppercased()) \(path)") }
+        }
+        return found
+    }
+
+    @Test func theDocumentHasEveryRouteAndNoOther() throws {
+        let document = try Self.document()
+        #expect((document["openapi"] as? String)?.hasPrefix("3.1") == true)
+        let url = try DatabaseURL("postgres://nobody@127.0.0.1:1/none")
+        let configuration = GatewayConfiguration(
+            databaseURL: url, adminToken: "unused-admin-token-0123", masterKey: .random())
+        let dependencies = GatewayDependencies(
+            database: Database(url: url, maxConnections: 1, logger: TestEnvironment.quietLogger),
+            masterKey: configuration.masterKey)
+        let router = buildRouter(configuration: configuration, dependencies: dependencies)
+        let routes = Set(router.routes.map { "\($0.method.rawValue) \($0.path.description)" })
+        let documented = Self.operations(document)
+        #expect(routes.count >= 30)
+        #expect(routes.subtracting(documented).isEmpty, "routes the document lacks: \(routes.subtracting(documented))")
+        #expect(documented.subtracting(routes).isEmpty, "documented, not routed: \(documented.subtracting(routes))")
+        let size = try Data(
+            contentsOf: URL(fileURLWithPath: TestEnvironment.repoRoot + "/Sources/Gateway/Resources/openapi.json")
+        ).count
+        print("openapi: \(documented.count) operations, \(size) bytes")
+    }
+
+    /// Served as kept; every request example is accepted as valid input (no 400, no 5xx) by the running gateway,
+    /// with the path's ids those of real fixtures.
+    @Test func theDocumentIsServedAndItsExamplesAreValid() async throws {
+        try await EndToEndHarness.run(workers: 0) { e2e in
+            let document = try Self.document()
+            let gw = e2e.gateway
+            let served = try await gw.request(.get, "/openapi.json")
+            #expect(served.status == .ok)
+            #expect((served.json["openapi"] as? String) == (document["openapi"] as? String))
+
+            let victim = try await gw.createApp(name: "Victim", bundleID: "com.example.victim")
+            let channel = try await gw.registerChannel(e2e.app, installID: "openapi")
+            try await gw.track(e2e.app, channel: channel, name: "match", token: hexToken(1), systemID: "A")
+            let push = try await e2e.send(
+                #"{"audience":"all","device_types":["ios"],"notification":{"ios":{"live_activity":{"event":"update","name":"match","content_state":{"n":1}}}}}"#
+            )
+            let values = [
+                "channel_id": channel, "name": "match", "attributes_type": "MatchAttributes", "push_id": push,
+                "key": victim.key, "schedule_id": UUID().uuidString.lowercased(),
+            ]
+            var checked = 0
+            let paths = (document["paths"] as? [String: [String: Any]] ?? [:]).sorted { $0.key < $1.key }
+            // Destructive operator calls last.
+            let ordered = paths.flatMap { path, item in
+                Self.methods.compactMap { method in (item[method] as? [String: Any]).map { (path, method, $0) } }
+            }.sorted {
+                ($0.0.hasPrefix("/admin/apps/{key}") && $0.1 != "get" ? 1 : 0)
+                    < ($1.0.hasPrefix("/admin/apps/{key}") && $1.1 != "get" ? 1 : 0)
+            }
+            for (path, method, operation) in ordered {
+                let content =
+                    ((operation["requestBody"] as? [String: Any])?["content"] as? [String: Any])?[
+                        "application/json"] as? [String: Any]
+                guard let example = content?["example"] else { continue }
+                var uri = path
+                for (name, value) in values { uri = uri.replacingOccurrences(of: "{\(name)}", with: value) }
+                let body = String(decoding: try JSONSerialization.data(withJSONObject: example), as: UTF8.self)
+                let auth =
+                    path.hasPrefix("/admin")
+                    ? gw.admin
+                    : path.hasPrefix("/api/channels/{channel_id}") || path == "/api/channels"
+                        ? e2e.app.device
+                        : e2e.app.server
+                let answer = try await gw.request(
+                    HTTPRequest.Method(rawValue: method.uppercased())!, uri, json: body, auth: auth)
+                #expect(
+                    answer.status.code < 500 && answer.status != .badRequest,
+                    "\(method.uppercased()) \(path) with its example: \(answer.status.code) \(answer.text)")
+                checked += 1
+            }
+            print("openapi: \(checked) request examples sent")
+            #expect(checked >= 10)
+        }
+    }
+}
