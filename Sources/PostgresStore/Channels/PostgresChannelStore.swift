@@ -19,6 +19,15 @@ public struct PostgresChannelStore: ChannelStore {
             throw ValidationError(path: "channel.install_id", rule: "is required")
         }
         let secret = ChannelSecret.generate()
+        // A device without the channel's secret is refused before anything is written (not even a lock).
+        if case .device(let digest) = proof {
+            let rows = try await self.database.client.query(
+                "SELECT encode(secret_hash, 'hex') FROM channels WHERE app_id = \(appID) AND install_id = \(installID)",
+                logger: self.logger)
+            for try await stored in rows.decode(String?.self) {
+                if let stored, digest != stored { return .refused }
+            }
+        }
         return try await self.database.transaction { connection in
             let inserted = try await connection.query(
                 """
