@@ -44,7 +44,7 @@ import Testing
         Case(
             label: "timestamp more than 60 s ahead",
             liveActivity:
-                #"{"event":"update","name":"m","content_state":{},"timestamp":\#(Int(Date().timeIntervalSince1970) + 120)}"#,
+                #"{"event":"update","name":"m","content_state":{},"timestamp":\#(Int(Date().timeIntervalSince1970) + 86_400)}"#,
             field: "notification.ios.live_activity.timestamp"),
         Case(
             label: "sound without title",
