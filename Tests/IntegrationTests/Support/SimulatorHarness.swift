@@ -78,7 +78,7 @@ struct SimulatorHarness: Sendable {
     // MARK: admin API (over HTTP, as scripts use it)
 
     @discardableResult
-    func admin(_ method: HTTPMethod, _ path: String, _ json: Any? = nil, timeout: Duration = .seconds(10))
+    func admin(_ method: HTTPMethod, _ path: String, _ json: Any? = nil, timeout: Duration = .seconds(60))
         async throws -> Any
     {
         var request = HTTPClientRequest(url: "http://127.0.0.1:\(self.simulator.adminPort)\(path)")
