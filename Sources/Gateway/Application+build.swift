@@ -13,6 +13,8 @@ import ServiceLifecycle
 /// The pieces the routes share, built once per process (or per test).
 struct GatewayDependencies: Sendable {
     var database: Database
+    /// Where reports and lists read (`DATABASE_READ_URL`, a streaming replica); the primary when unset.
+    var readDatabase: Database
     var apps: any AppStore
     var credentials: CredentialCache
     var limiter = RateLimiter()
@@ -26,9 +28,10 @@ struct GatewayDependencies: Sendable {
     init(
         database: Database, masterKey: MasterKey, registry: PrometheusCollectorRegistry = .init(),
         eventLoopGroup: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton,
-        broadcast: APNsBroadcastClient = APNsBroadcastClient()
+        broadcast: APNsBroadcastClient = APNsBroadcastClient(), readDatabase: Database? = nil
     ) {
         self.database = database
+        self.readDatabase = readDatabase ?? database
         self.broadcastChannels = BroadcastChannels(
             database: database, masterKey: masterKey, client: broadcast, logger: Logger(label: "gateway.broadcast"))
         self.eventLoopGroup = eventLoopGroup
@@ -89,15 +92,24 @@ func buildGateway(configuration: GatewayConfiguration) async throws -> ServiceGr
     let broadcast = APNsBroadcastClient(
         endpoints: configuration.broadcastEndpoints,
         trustRoots: try BroadcastConfiguration.trustRoots(file: configuration.apnsCAFile), eventLoopGroup: loops.group)
+    let replica = configuration.readDatabaseURL.map {
+        Database(
+            url: $0, maxConnections: max(2, configuration.databasePoolSize / 2), fixedSize: true,
+            eventLoopGroup: loops.group, logger: Logger(label: "gateway.postgres.read"))
+    }
     let dependencies = GatewayDependencies(
-        database: database, masterKey: configuration.masterKey, eventLoopGroup: loops.group, broadcast: broadcast)
+        database: database, masterKey: configuration.masterKey, eventLoopGroup: loops.group, broadcast: broadcast,
+        readDatabase: replica)
     let app = buildApplication(configuration: configuration, dependencies: dependencies, logger: logger)
+    // Started in this order, stopped in the reverse: the HTTP server drains before the pools close.
+    var services: [ServiceGroupConfiguration.ServiceConfiguration] = [
+        .init(service: loops), .init(service: database.client),
+    ]
+    if let replica { services.append(.init(service: replica.client)) }
+    services += [.init(service: BroadcastClientService(client: broadcast)), .init(service: app)]
     return ServiceGroup(
         configuration: .init(
-            services: [
-                .init(service: loops), .init(service: database.client),
-                .init(service: BroadcastClientService(client: broadcast)), .init(service: app),
-            ],
+            services: services,
             gracefulShutdownSignals: [.sigterm, .sigint],
             logger: logger
         )
@@ -134,12 +146,16 @@ func buildRouter(configuration: GatewayConfiguration, dependencies: GatewayDepen
         .register(server: server, device: device)
     ActivityRoutes(activities: activities, access: access, bodyLimit: configuration.maxBodyBytes)
         .register(device: device)
-    PushRoutes(pushes: PostgresPushStore(database: dependencies.database), bodyLimit: configuration.maxBodyBytes)
-        .register(server: server)
+    PushRoutes(
+        pushes: PostgresPushStore(database: dependencies.database),
+        reports: PostgresPushStore(database: dependencies.readDatabase), bodyLimit: configuration.maxBodyBytes
+    )
+    .register(server: server)
     BroadcastChannelRoutes(channels: dependencies.broadcastChannels, bodyLimit: configuration.maxBodyBytes)
         .register(server: server, device: device)
     ScheduleRoutes(
-        schedules: PostgresScheduleStore(database: dependencies.database), access: access,
+        schedules: PostgresScheduleStore(database: dependencies.database),
+        reads: PostgresScheduleStore(database: dependencies.readDatabase), access: access,
         bodyLimit: configuration.maxBodyBytes
     )
     .register(server: server, device: device)

@@ -11,6 +11,7 @@ struct GatewayConfiguration: Sendable {
     static let port = Setting(flag: "port", environment: "GATEWAY_PORT")
     static let adminToken = Setting(flag: "admin-token", environment: "ADMIN_TOKEN")
     static let metricsToken = Setting(flag: "metrics-token", environment: "METRICS_TOKEN")
+    static let readDatabaseURL = Setting(flag: "database-read-url", environment: "DATABASE_READ_URL")
     static let headerTimeout = Setting(flag: "http-header-timeout", environment: "HTTP_HEADER_TIMEOUT")
     static let idleTimeout = Setting(flag: "http-idle-timeout", environment: "HTTP_IDLE_TIMEOUT")
     static let maxConnections = Setting(flag: "http-max-connections", environment: "HTTP_MAX_CONNECTIONS")
@@ -23,7 +24,7 @@ struct GatewayConfiguration: Sendable {
         CommonSettings.databaseURL, CommonSettings.logLevel, CommonSettings.masterKey,
         CommonSettings.migrationsDirectory, host, port, adminToken, maxBodyBytes, databasePoolSize,
         eventLoopThreads, BroadcastConfiguration.manageEndpoint, BroadcastConfiguration.caFile,
-        CommonSettings.statementTimeout, metricsToken, headerTimeout, idleTimeout, maxConnections,
+        CommonSettings.statementTimeout, metricsToken, headerTimeout, idleTimeout, maxConnections, readDatabaseURL,
     ]
 
     var host: String
@@ -40,6 +41,8 @@ struct GatewayConfiguration: Sendable {
     /// Apple's channel management (or the simulator's), and the roots to trust there.
     var broadcastEndpoints = APNsBroadcastEndpoints()
     var apnsCAFile: String?
+    /// A streaming replica for reports and lists (DATABASE_READ_URL), which tolerate its lag.
+    var readDatabaseURL: DatabaseURL?
     /// When set, `/metrics` wants `Authorization: Bearer <token>` (METRICS_TOKEN).
     var metricsToken: String?
     /// How often the gauges that read PostgreSQL are refreshed (a scrape reads the last values).
@@ -96,6 +99,9 @@ struct GatewayConfiguration: Sendable {
             resolve, manage: options.apnsManageEndpoint, send: nil)
         self.apnsCAFile = resolve.value(BroadcastConfiguration.caFile, flag: options.apnsCAFile)
         self.metricsToken = resolve.value(Self.metricsToken, flag: nil)
+        if resolve.value(Self.readDatabaseURL, flag: nil) != nil {
+            self.readDatabaseURL = try resolve.databaseURL(Self.readDatabaseURL, flag: nil)
+        }
         self.httpHeaderTimeout = try resolve.integer(Self.headerTimeout, flag: nil, default: 30, range: 1...3600)
         self.httpIdleTimeout = try resolve.integer(Self.idleTimeout, flag: nil, default: 60, range: 1...86_400)
         self.httpMaxConnections = try resolve.integer(

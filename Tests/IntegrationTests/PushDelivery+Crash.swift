@@ -80,7 +80,8 @@ import Testing
                 """, logger: e2e.gateway.database.logger)
             var recorded = 0
             var stopped = 0
-            for try await (state, processed, batchTargets, attempts) in rows.decode((String, Int32, Int32, Int32).self) {
+            for try await (state, processed, batchTargets, attempts) in rows.decode((String, Int32, Int32, Int32).self)
+            {
                 recorded += Int(processed)
                 if state == "queued" && processed > 0 {
                     stopped += 1
@@ -94,7 +95,9 @@ import Testing
             let total = ContinuousClock.now - posted
             #expect((report["counts"] as? [String: Int])?["accepted"] == targets)
             let tokens = try await e2e.acceptedByToken()
-            #expect(tokens.count == targets && tokens.values.allSatisfy { $0 == 1 }, "\(tokens.values.filter { $0 != 1 }.count) tokens not once")
+            #expect(
+                tokens.count == targets && tokens.values.allSatisfy { $0 == 1 },
+                "\(tokens.values.filter { $0 != 1 }.count) tokens not once")
             print(
                 "rollout: \(targets) targets; SIGTERM after \(accepted) accepted, exit \(exited) later, \(stopped) batches"
                     + " stopped at a chunk boundary; all accepted once, POST -> done \(total)")

@@ -7,6 +7,8 @@ import PostgresStore
 /// Airship's Push API v3 (server API): send, validate, report and cancel live-activity pushes.
 struct PushRoutes {
     let pushes: any PushStore
+    /// Reports read here: the primary, or a replica (`DATABASE_READ_URL`), as lag does not matter to a report.
+    let reports: any PushStore
     let bodyLimit: Int
 
     static let idempotencyKey = HTTPField.Name("Idempotency-Key")!
@@ -49,7 +51,7 @@ struct PushRoutes {
 
     @Sendable func report(_ request: Request, context: GatewayContext) async throws -> OK<Report> {
         let tenant = try context.requireTenant()
-        guard let report = try await self.pushes.report(appID: tenant.appID, pushID: try Self.pushID(context)) else {
+        guard let report = try await self.reports.report(appID: tenant.appID, pushID: try Self.pushID(context)) else {
             throw APIError.notFound("The push")
         }
         return OK(Report(push: report))

@@ -7,6 +7,8 @@ import PostgresStore
 /// (device API).
 struct ScheduleRoutes {
     let schedules: any ScheduleStore
+    /// Lists and lookups read here: the primary, or a replica (`DATABASE_READ_URL`).
+    let reads: any ScheduleStore
     let access: ChannelAccess
     let bodyLimit: Int
 
@@ -42,14 +44,14 @@ struct ScheduleRoutes {
 
     @Sendable func list(_ request: Request, context: GatewayContext) async throws -> OK<Listing> {
         let tenant = try context.requireTenant()
-        return OK(Listing(schedules: try await self.schedules.list(appID: tenant.appID, limit: 1000)))
+        return OK(Listing(schedules: try await self.reads.list(appID: tenant.appID, limit: 1000)))
     }
 
     struct One: Encodable, Sendable { var schedule: ScheduleSummary }
 
     @Sendable func get(_ request: Request, context: GatewayContext) async throws -> OK<One> {
         let tenant = try context.requireTenant()
-        guard let schedule = try await self.schedules.get(appID: tenant.appID, id: try Self.scheduleID(context)) else {
+        guard let schedule = try await self.reads.get(appID: tenant.appID, id: try Self.scheduleID(context)) else {
             throw APIError.notFound("The schedule")
         }
         return OK(One(schedule: schedule))

@@ -29,6 +29,7 @@ struct GatewayHarness: Sendable {
         masterKey: MasterKey = .random(),
         broadcast: APNsBroadcastClient = APNsBroadcastClient(),
         gaugeInterval: Duration = .milliseconds(100), metricsToken: String? = nil, headerTimeout: Int = 600,
+        readDatabase: Database? = nil,
         _ body: @Sendable (GatewayHarness) async throws -> Void
     ) async throws {
         try await withTestDatabaseURL { database, url in
@@ -47,7 +48,7 @@ struct GatewayHarness: Sendable {
             logger.logLevel = .trace
             let dependencies = GatewayDependencies(
                 database: Database(client: database.client, logger: logger), masterKey: configuration.masterKey,
-                broadcast: broadcast)
+                broadcast: broadcast, readDatabase: readDatabase)
             let app = buildApplication(configuration: configuration, dependencies: dependencies, logger: logger)
             do {
                 try await app.test(.live) { client in
