@@ -27,6 +27,42 @@ import Testing
         return found
     }
 
+    /// An operation's request example, ready to send: the path's ids replaced by `values`, the credential its group
+    /// wants (operator, device for `/api/channels` and below, else server).
+    struct ExampleRequest {
+        var path: String
+        var method: String
+        var uri: String
+        var body: String
+        var auth: String
+    }
+
+    static func exampleRequests(
+        _ document: [String: Any], values: [String: String], app: TestApp, admin: String
+    ) throws -> [ExampleRequest] {
+        var requests: [ExampleRequest] = []
+        for (path, item) in (document["paths"] as? [String: [String: Any]] ?? [:]).sorted(by: { $0.key < $1.key }) {
+            for method in Self.methods {
+                guard let operation = item[method] as? [String: Any],
+                    let content = ((operation["requestBody"] as? [String: Any])?["content"] as? [String: Any])?[
+                        "application/json"] as? [String: Any],
+                    let example = content["example"]
+                else { continue }
+                var uri = path
+                for (name, value) in values { uri = uri.replacingOccurrences(of: "{\(name)}", with: value) }
+                let body = String(decoding: try JSONSerialization.data(withJSONObject: example), as: UTF8.self)
+                let auth =
+                    path.hasPrefix("/admin")
+                    ? admin
+                    : path.hasPrefix("/api/channels/{channel_id}") || path == "/api/channels"
+                        ? app.device
+                        : app.server
+                requests.append(ExampleRequest(path: path, method: method, uri: uri, body: body, auth: auth))
+            }
+        }
+        return requests
+    }
+
     @Test func theDocumentHasEveryRouteAndNoOther() throws {
         let document = try Self.document()
         #expect((document["openapi"] as? String)?.hasPrefix("3.1") == true)
@@ -69,33 +105,18 @@ import Testing
                 "key": victim.key, "schedule_id": UUID().uuidString.lowercased(),
             ]
             var checked = 0
-            let paths = (document["paths"] as? [String: [String: Any]] ?? [:]).sorted { $0.key < $1.key }
             // Destructive operator calls last.
-            let ordered = paths.flatMap { path, item in
-                Self.methods.compactMap { method in (item[method] as? [String: Any]).map { (path, method, $0) } }
-            }.sorted {
-                ($0.0.hasPrefix("/admin/apps/{key}") && $0.1 != "get" ? 1 : 0)
-                    < ($1.0.hasPrefix("/admin/apps/{key}") && $1.1 != "get" ? 1 : 0)
-            }
-            for (path, method, operation) in ordered {
-                let content =
-                    ((operation["requestBody"] as? [String: Any])?["content"] as? [String: Any])?[
-                        "application/json"] as? [String: Any]
-                guard let example = content?["example"] else { continue }
-                var uri = path
-                for (name, value) in values { uri = uri.replacingOccurrences(of: "{\(name)}", with: value) }
-                let body = String(decoding: try JSONSerialization.data(withJSONObject: example), as: UTF8.self)
-                let auth =
-                    path.hasPrefix("/admin")
-                    ? gw.admin
-                    : path.hasPrefix("/api/channels/{channel_id}") || path == "/api/channels"
-                        ? e2e.app.device
-                        : e2e.app.server
+            let destructive = { (r: ExampleRequest) in r.path.hasPrefix("/admin/apps/{key}") && r.method != "get" }
+            let requests = try Self.exampleRequests(document, values: values, app: e2e.app, admin: gw.admin)
+                .sorted { !destructive($0) && destructive($1) }
+            for request in requests {
                 let answer = try await gw.request(
-                    HTTPRequest.Method(rawValue: method.uppercased())!, uri, json: body, auth: auth)
+                    HTTPRequest.Method(rawValue: request.method.uppercased())!, request.uri, json: request.body,
+                    auth: request.auth)
                 #expect(
                     answer.status.code < 500 && answer.status != .badRequest,
-                    "\(method.uppercased()) \(path) with its example: \(answer.status.code) \(answer.text)")
+                    "\(request.method.uppercased()) \(request.path) with its example: \(answer.status.code) \(answer.text)"
+                )
                 checked += 1
             }
             print("openapi: \(checked) request examples sent")

@@ -5,15 +5,7 @@ import LiveActivitiesCore
 /// A channel's secret: 32 random bytes as 43 characters of base64url, returned once as `channel_secret`, stored as
 /// its SHA-256. The secret is random and long, so an unsalted digest is safe to keep and to compare in SQL.
 public enum ChannelSecret {
-    public static func generate() -> String {
-        var bytes = [UInt8](repeating: 0, count: 32)
-        var rng = SystemRandomNumberGenerator()
-        for i in bytes.indices { bytes[i] = rng.next() }
-        return Data(bytes).base64EncodedString()
-            .replacingOccurrences(of: "+", with: "-")
-            .replacingOccurrences(of: "/", with: "_")
-            .replacingOccurrences(of: "=", with: "")
-    }
+    public static func generate() -> String { Credentials.generate(bytes: 32) }
 
     /// The stored form: SHA-256 of the secret's UTF-8 bytes.
     public static func digest(_ secret: String) -> [UInt8] {

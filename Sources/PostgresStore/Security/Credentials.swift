@@ -2,10 +2,11 @@ import Crypto
 import Foundation
 import LiveActivitiesCore
 
-/// App keys and secrets: 22 characters of `[A-Za-z0-9_-]` (16 random bytes, base64url), as Airship's are.
+/// App keys and secrets: 22 characters of `[A-Za-z0-9_-]` (16 random bytes, base64url), as Airship's are;
+/// `generate(bytes:)` makes longer ones the same way (channel secrets).
 public enum Credentials {
-    public static func generate() -> String {
-        var bytes = [UInt8](repeating: 0, count: 16)
+    public static func generate(bytes count: Int = 16) -> String {
+        var bytes = [UInt8](repeating: 0, count: count)
         var rng = SystemRandomNumberGenerator()
         for i in bytes.indices { bytes[i] = rng.next() }
         return Data(bytes).base64EncodedString()
