@@ -1,5 +1,5 @@
 # The two commands: `make run` and `make test`. See README.md.
-.PHONY: run test build release bench clean-data bench-registry bench-fanout format
+.PHONY: run test build release bench clean-data bench-registry bench-fanout bench-retention format
 
 run:
 	@scripts/run.sh
@@ -26,6 +26,9 @@ bench-registry:
 
 bench-fanout:
 	@scripts/bench-fanout.sh
+
+bench-retention:
+	@scripts/bench-retention.sh
 
 format:
 	@swift format --in-place --parallel --recursive Sources Tests Package.swift

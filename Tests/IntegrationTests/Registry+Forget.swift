@@ -32,8 +32,9 @@ import Testing
             // A start attempt on each (no foreign key: a trigger removes a forgotten channel's attempts).
             _ = try await gw.database.client.query(
                 """
-                INSERT INTO start_attempts (push_id, app_id, channel_id, name, attributes_type, token, window_until)
-                SELECT gen_random_uuid(), app_id, id, 'match', 'ChestAttributes', \(hexToken(9)), now()
+                INSERT INTO start_attempts (push_id, app_id, channel_id, name, attributes_type, token, window_until,
+                                            push_created_at)
+                SELECT gen_random_uuid(), app_id, id, 'match', 'ChestAttributes', \(hexToken(9)), now(), now()
                 FROM channels WHERE id IN (\(UUID(uuidString: channel)!), \(UUID(uuidString: other)!))
                 """)
             let before = try await gw.registryRowCounts()

@@ -28,8 +28,8 @@ import Testing
             }
             _ = try await gw.database.client.query(
                 """
-                INSERT INTO push_failures (push_id, app_id, channel_id, token, status, reason)
-                SELECT p.id, p.app_id, c.id, \(hexToken(7)), 410, 'Unregistered' FROM pushes p, channels c
+                INSERT INTO push_failures (push_id, app_id, channel_id, token, status, reason, push_created_at)
+                SELECT p.id, p.app_id, c.id, \(hexToken(7)), 410, 'Unregistered', p.created_at FROM pushes p, channels c
                 """)
             #expect(try await gw.request(.delete, "/api/channels/\(gone)", auth: app.device).status == .ok)
             #expect(
@@ -65,17 +65,36 @@ import Testing
                 "INSERT INTO launches (app_id, channel_id, system_activity_id) SELECT app_id, id, 'A' FROM channels")
             _ = try await gw.request(.post, "/api/push", json: Self.update(#""all""#), auth: app.server)  // queued
             _ = try await gw.database.client.query(
-                "INSERT INTO start_attempts (push_id, app_id, channel_id, name, attributes_type, token, window_until) SELECT id, app_id, \(UUID(uuidString: channel)!), 'match', 'A', \(hexToken(1)), now() FROM pushes WHERE state = 'done'"
+                "INSERT INTO start_attempts (push_id, app_id, channel_id, name, attributes_type, token, window_until, push_created_at) SELECT id, app_id, \(UUID(uuidString: channel)!), 'match', 'A', \(hexToken(1)), now(), created_at FROM pushes WHERE state = 'done'"
             )
             let policy = try await gw.request(
                 .put, "/admin/apps/\(app.key)/policies", json: #"{"retention_seconds":1}"#, auth: gw.admin)
             #expect(policy.status == .ok)
+            // Another app keeps the default 30 days: the weekly partitions are dropped past that horizon, and the
+            // rows of an app with a shorter retention are deleted one by one.
+            let keeper = try await gw.createApp()
+            let keeperChannel = try await gw.registerChannel(keeper, installID: "keeper")
+            // Its launches: one just past the horizon, in the week its next drop takes (left to that drop), one a
+            // week older (a week that was not dropped: deleted here).
+            _ = try await gw.database.client.query("SELECT history_partitions_ensure(now() - interval '40 days', 1)")
+            _ = try await gw.database.client.query(
+                """
+                INSERT INTO launches (app_id, channel_id, system_activity_id, launched_at)
+                SELECT app_id, id, 'in-the-week', greatest(history_week(now() - interval '30 days'),
+                                                           now() - interval '30 days 1 minute')
+                FROM channels WHERE id = \(UUID(uuidString: keeperChannel)!)
+                UNION ALL
+                SELECT app_id, id, 'older', history_week(now() - interval '30 days') - interval '1 day'
+                FROM channels WHERE id = \(UUID(uuidString: keeperChannel)!)
+                """)
             try await Task.sleep(for: .seconds(1.2))
             let (_, deleted) = try await RetentionPurge(database: gw.database, batchSize: 2).purge()
-            #expect(deleted == 4)  // three operations, one launch
+            #expect(deleted == 5)  // three operations, two launches
             #expect(try await gw.database.scalar("SELECT count(*) FROM pushes", as: Int64.self) == 1)
             #expect(try await gw.database.scalar("SELECT count(*) FROM start_attempts", as: Int64.self) == 0)
-            #expect(try await gw.database.scalar("SELECT count(*) FROM launches", as: Int64.self) == 0)
+            let left = try await gw.database.client.query("SELECT system_activity_id FROM launches").collect()
+                .map { try $0.decode(String.self) }
+            #expect(left == ["in-the-week"])
         }
     }
 }

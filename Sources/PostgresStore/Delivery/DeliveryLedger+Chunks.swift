@@ -85,17 +85,19 @@ extension DeliveryLedger {
                 let failures = outcome.failures
                 try await connection.query(
                     """
-                    INSERT INTO push_failures (push_id, app_id, channel_id, token, status, reason)
-                    SELECT \(push.id), \(push.appID), c, t, nullif(s, 0), r
+                    INSERT INTO push_failures (push_id, app_id, channel_id, token, status, reason, push_created_at)
+                    SELECT \(push.id), \(push.appID), c, t, nullif(s, 0), r,
+                           (SELECT created_at FROM pushes WHERE id = \(push.id))
                     FROM unnest(\(failures.map(\.target.channelID))::uuid[], \(failures.map(\.target.token))::text[],
                                 \(failures.map { Int32($0.failure.status ?? 0) })::int4[],
                                 \(failures.map(\.failure.reason))::text[]) AS x(c, t, s, r)
                     """, logger: logger)
                 try await connection.query(
                     """
-                    INSERT INTO push_failure_counts (push_id, reason, count)
-                    SELECT \(push.id), r, count(*) FROM unnest(\(failures.map(\.failure.reason))::text[]) AS x(r) GROUP BY r
-                    ON CONFLICT (push_id, reason) DO UPDATE SET count = push_failure_counts.count + excluded.count
+                    INSERT INTO push_failure_counts (push_id, reason, count, push_created_at)
+                    SELECT \(push.id), r, count(*), (SELECT created_at FROM pushes WHERE id = \(push.id))
+                    FROM unnest(\(failures.map(\.failure.reason))::text[]) AS x(r) GROUP BY r
+                    ON CONFLICT (push_id, reason, push_created_at) DO UPDATE SET count = push_failure_counts.count + excluded.count
                     """, logger: logger)
             }
             if let reason = outcome.configurationError {
@@ -143,11 +145,13 @@ extension DeliveryLedger {
         let attempts = event == .start ? outcome.accepted : []
         return """
             WITH attempts AS (
-                INSERT INTO start_attempts (push_id, app_id, channel_id, name, attributes_type, token, window_until)
+                INSERT INTO start_attempts (push_id, app_id, channel_id, name, attributes_type, token, window_until,
+                                            push_created_at)
                 SELECT \(push.id), \(push.appID), x.c, \(push.targets.name ?? ""), \(push.targets.attributesType ?? ""),
-                       x.t, now() + (SELECT start_confirm_window FROM apps WHERE id = \(push.appID))
+                       x.t, now() + (SELECT start_confirm_window FROM apps WHERE id = \(push.appID)),
+                       (SELECT created_at FROM pushes WHERE id = \(push.id))
                 FROM unnest(\(attempts.map(\.channelID))::uuid[], \(attempts.map(\.token))::text[]) AS x(c, t)
-                ON CONFLICT (push_id, channel_id) DO NOTHING
+                ON CONFLICT (push_id, channel_id, push_created_at) DO NOTHING
             ),
             budgeted AS (
                 UPDATE live_activities l

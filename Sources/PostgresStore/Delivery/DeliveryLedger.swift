@@ -66,10 +66,10 @@ public struct DeliveryLedger: Sendable {
             try await connection.query(
                 """
                 INSERT INTO push_batches (push_id, seq, lower_channel, upper_channel, targets, sent_by_fanout,
-                                          superseded_gen)
-                SELECT \(push.id), seq::int4 - 1, nullif(lo, '')::uuid, nullif(hi, '')::uuid, n, false,
-                       (SELECT cardinality(superseded_by) FROM pushes WHERE id = \(push.id))
-                FROM unnest(\(lowers)::text[], \(uppers)::text[], \(sizes)::int4[]) WITH ORDINALITY AS x(lo, hi, n, seq)
+                                          superseded_gen, push_created_at)
+                SELECT \(push.id), seq::int4 - 1, nullif(lo, '')::uuid, nullif(hi, '')::uuid, n, false, p.gen, p.created_at
+                FROM (SELECT cardinality(superseded_by) AS gen, created_at FROM pushes WHERE id = \(push.id)) p,
+                     unnest(\(lowers)::text[], \(uppers)::text[], \(sizes)::int4[]) WITH ORDINALITY AS x(lo, hi, n, seq)
                 """,
                 logger: self.logger)
             _ = try await PostgresJobQueue.enqueue(
@@ -101,12 +101,12 @@ public struct DeliveryLedger: Sendable {
                     UPDATE pushes SET state = 'sending', batches_total = 1, targeted = total.n, started_at = now()
                     FROM total
                     WHERE pushes.id = \(id) AND pushes.state = 'queued' AND total.n BETWEEN 1 AND \(most)
-                    RETURNING total.n, cardinality(pushes.superseded_by) AS gen
+                    RETURNING total.n, cardinality(pushes.superseded_by) AS gen, pushes.created_at
                 ),
                 batch AS (
                     INSERT INTO push_batches (push_id, seq, lower_channel, upper_channel, targets, sent_by_fanout,
-                                              superseded_gen, sending_gen, sending_until)
-                    SELECT \(id), 0, NULL, NULL, n, true, gen, gen, now() + make_interval(secs => \(lease))
+                                              superseded_gen, sending_gen, sending_until, push_created_at)
+                    SELECT \(id), 0, NULL, NULL, n, true, gen, gen, now() + make_interval(secs => \(lease)), created_at
                     FROM claimed
                 )
                 SELECT first.*, (SELECT gen::int8 FROM claimed) FROM first ORDER BY first.channel_id

@@ -3,11 +3,12 @@ import LiveActivitiesCore
 import Logging
 import PostgresNIO
 
-/// `maintenance.retention`, recurring: deletes the delivery history older than each app's retention
-/// (`registry_retention`) in batches: push operations whose pushes all finished (their pushes, batches, failures,
-/// counts and stamps cascade; their start attempts go first), finished schedules, launches and renewals. It also
-/// scrubs forgotten channels' ids from the audiences and requests stored with pushes and schedules (one pass per
-/// app for every id forgotten since the last run).
+/// `maintenance.retention`, recurring: rotates the delivery history's weekly partitions (`rotatePartitions`: the
+/// weeks past the longest retention of any app are dropped whole), then deletes in batches what the drop does not
+/// take (`beforeRetention`): push operations whose pushes all finished (their pushes, batches, failures, counts and
+/// stamps cascade; their start attempts go first), finished schedules, launches and renewals. It also scrubs
+/// forgotten channels' ids from the audiences and requests stored with pushes and schedules (one pass per app for
+/// every id forgotten since the last run).
 public struct RetentionPurge: JobHandler {
     public static let kind = JobKind.retention
 
@@ -22,11 +23,46 @@ public struct RetentionPurge: JobHandler {
     }
 
     public func run(_ job: ClaimedJob, logger: Logger) async throws {
+        var weeks = (made: 0, dropped: 0)
+        do {
+            weeks = try await self.rotatePartitions()
+        } catch {
+            // A lock not granted within its timeout (a long report on the table): the next run tries again.
+            logger.warning("retention: partitions not rotated", metadata: ["error": "\(String(reflecting: error))"])
+        }
         let (scrubbed, deleted) = try await self.purge()
-        if scrubbed + deleted > 0 {
-            logger.info("retention", metadata: ["scrubbed_channels": "\(scrubbed)", "deleted_rows": "\(deleted)"])
+        if scrubbed + deleted + weeks.made + weeks.dropped > 0 {
+            logger.info(
+                "retention",
+                metadata: [
+                    "scrubbed_channels": "\(scrubbed)", "deleted_rows": "\(deleted)",
+                    "partitions_made": "\(weeks.made)", "weeks_dropped": "\(weeks.dropped)",
+                ])
         }
         try await Recurring.scheduleNext(kind: Self.kind, every: self.interval, after: Date(), database: self.database)
+    }
+
+    /// The delivery history's weekly partitions (sql/0022): the next `weeksAhead` weeks made, and the weeks wholly
+    /// older than the longest retention of any app dropped (detached, then dropped: no row is deleted one by one).
+    /// The locks each DDL statement takes wait at most `lockTimeout`. Returns (partitions made, weeks dropped).
+    public func rotatePartitions(weeksAhead: Int = 3, lockTimeout: Duration = .seconds(5)) async throws
+        -> (made: Int, dropped: Int)
+    {
+        try await self.database.transaction { connection in
+            let milliseconds = lockTimeout.components.seconds * 1000
+            try await connection.query(
+                PostgresQuery(unsafeSQL: "SET LOCAL lock_timeout = \(milliseconds)"), logger: self.database.logger)
+            let rows = try await connection.query(
+                """
+                SELECT history_partitions_ensure(now(), \(Int32(weeksAhead)))::int8,
+                       history_partitions_drop(\(unescaped: Self.horizon))::int8
+                """, logger: self.database.logger)
+            var result = (made: 0, dropped: 0)
+            for try await (made, dropped) in rows.decode((Int64, Int64).self) {
+                result = (Int(made), Int(dropped))
+            }
+            return result
+        }
     }
 
     /// One pass: forgotten ids scrubbed, then old rows deleted. Returns (channels scrubbed, rows deleted).
@@ -77,7 +113,7 @@ public struct RetentionPurge: JobHandler {
             SELECT o.id FROM apps a
             CROSS JOIN LATERAL (
                 SELECT o.id FROM push_operations o
-                WHERE o.app_id = a.id AND o.created_at < now() - a.registry_retention
+                WHERE o.app_id = a.id AND \(unescaped: Self.beforeRetention("o.created_at"))
                   AND NOT EXISTS (SELECT 1 FROM pushes p WHERE p.operation_id = o.id
                                   AND p.state IN ('queued', 'sending'))
                 LIMIT \(limit)
@@ -98,7 +134,7 @@ public struct RetentionPurge: JobHandler {
     }
 
     static func launches(_ limit: Int) -> PostgresQuery {
-        Self.older("launches", time: "launched_at", limit: limit)
+        Self.older("launches", time: "launched_at", partitioned: true, limit: limit)
     }
 
     static func renewals(_ limit: Int) -> PostgresQuery {
@@ -107,20 +143,37 @@ public struct RetentionPurge: JobHandler {
 
     /// Deletes up to `limit` rows of `table` (an `id` key and an `app_id`) whose `time` is past their app's
     /// retention, per app through its (app_id, time) index. The names are this file's constants, never input.
-    static func older(_ table: String, time: String, where filter: String = "true", limit: Int) -> PostgresQuery {
-        PostgresQuery(
+    static func older(
+        _ table: String, time: String, where filter: String = "true", partitioned: Bool = false, limit: Int
+    ) -> PostgresQuery {
+        let before = partitioned ? Self.beforeRetention("t.\(time)") : "t.\(time) < now() - a.registry_retention"
+        return PostgresQuery(
             unsafeSQL: """
                 WITH done AS (
                     DELETE FROM \(table) WHERE id IN (
                         SELECT x.id FROM apps a CROSS JOIN LATERAL (
                             SELECT t.id FROM \(table) t
-                            WHERE t.app_id = a.id AND \(filter) AND t.\(time) < now() - a.registry_retention
+                            WHERE t.app_id = a.id AND \(filter) AND \(before)
                             LIMIT \(limit)) x
                         LIMIT \(limit))
                     RETURNING 1)
                 SELECT count(*) FROM done
                 """)
     }
+
+    /// Rows of app `a` past its retention, except those the next week's partition drop takes: a partitioned row
+    /// (sql/0022) older than the longest retention of any app, in the week that holds that horizon, waits for its
+    /// week to be dropped whole (at most a week) rather than being deleted one by one. Older rows (a week held back
+    /// by an unfinished push, the default partitions) and those of apps with a shorter retention are deleted here.
+    static func beforeRetention(_ time: String) -> String {
+        """
+        (\(time) < least(now() - a.registry_retention, history_week(\(Self.horizon)))
+         OR (\(time) >= \(Self.horizon) AND \(time) < now() - a.registry_retention))
+        """
+    }
+
+    /// The longest retention of any app, as a point in time: the weeks wholly before it are dropped.
+    static let horizon = "now() - (SELECT coalesce(max(registry_retention), interval '30 days') FROM apps)"
 
     private func count(_ query: PostgresQuery) async throws -> Int {
         var count = 0
