@@ -4,7 +4,7 @@ import PostgresStore
 import Testing
 
 /// `DATABASE_STATEMENT_TIMEOUT` bounds every statement of the pool's sessions (30 s unless set; 0 for none);
-/// migrations are exempt.
+/// migrations are exempt. The sessions also ask the server for TCP keepalive.
 @Suite struct DatabaseStatementTimeoutTests {
     @Test func aStatementLongerThanTheTimeoutIsCanceled() async throws {
         try await withTestDatabaseURL { _, url in
@@ -22,6 +22,15 @@ import Testing
                 #expect(error?.sqlState == "57014")  // query_canceled: statement timeout
                 let setting = try await database.client.query("SHOW statement_timeout", logger: database.logger)
                 for try await value in setting.decode(String.self) { #expect(value == "1s") }
+                // The session asked the server for TCP keepalive (the test database is reached over TCP).
+                for (name, value) in [
+                    ("tcp_keepalives_idle", "60"), ("tcp_keepalives_interval", "10"), ("tcp_keepalives_count", "6"),
+                    ("client_connection_check_interval", "10s"),
+                ] {
+                    let shown = try await database.client.query(
+                        PostgresQuery(unsafeSQL: "SHOW \(name)"), logger: database.logger)
+                    for try await setting in shown.decode(String.self) { #expect(setting == value, "\(name)") }
+                }
                 group.cancelAll()
             }
             let defaulted = try SettingsResolver(environment: ["DATABASE_URL": url.connectionString])

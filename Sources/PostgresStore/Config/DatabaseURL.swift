@@ -59,6 +59,10 @@ public struct DatabaseURL: Sendable, Equatable {
     /// JIT compilation is off for our sessions: PostgreSQL compiles any statement whose estimate passes
     /// `jit_above_cost`, and a start's chunk select (its probes estimated per target) spent 3.3 s compiling to run
     /// for 150 ms; every statement here is short and runs once.
+    /// TCP keepalive is asked of the server for each session (``tcpKeepalive``): postgres-nio opens its sockets
+    /// itself and offers no socket option, so the server probes the link and ends the backend of a client that
+    /// vanished (its locks and its LISTEN go with it), and a query of a vanished client is stopped within
+    /// `client_connection_check_interval`.
     public func clientConfiguration(maxConnections: Int, fixedSize: Bool = false) -> PostgresClient.Configuration {
         let tls: PostgresClient.Configuration.TLS
         switch self.tls {
@@ -77,7 +81,7 @@ public struct DatabaseURL: Sendable, Equatable {
         config.options.maximumConnections = maxConnections
         config.options.minimumConnections = fixedSize ? maxConnections : 0
         config.options.keepAliveBehavior = nil
-        config.options.additionalStartupParameters = [("jit", "off")]
+        config.options.additionalStartupParameters = [("jit", "off")] + Self.tcpKeepalive
         if let timeout = self.statementTimeout {
             let milliseconds =
                 timeout.components.seconds * 1000 + timeout.components.attoseconds / 1_000_000_000_000_000
@@ -85,4 +89,11 @@ public struct DatabaseURL: Sendable, Equatable {
         }
         return config
     }
+
+    /// A silent peer is probed after 60 s idle, every 10 s, and given up after 6 unanswered probes: a dead client's
+    /// session ends within about two minutes. (Unix-domain sockets ignore these.)
+    public static let tcpKeepalive: [(String, String)] = [
+        ("tcp_keepalives_idle", "60"), ("tcp_keepalives_interval", "10"), ("tcp_keepalives_count", "6"),
+        ("client_connection_check_interval", "10s"),
+    ]
 }
