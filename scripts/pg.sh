@@ -2,11 +2,13 @@
 # A private PostgreSQL server for development and tests.
 #   scripts/pg.sh start DIR PORT [--ephemeral]   initdb (once) and start, listening on 127.0.0.1:PORT
 #   scripts/pg.sh stop DIR
+#   scripts/pg.sh restart DIR | reload DIR        (pg_ctl restart -m fast, with the options it was started with)
+# PG_LISTEN: the addresses to listen on (default 127.0.0.1).
 # initdb refuses to run as root, so as root the server runs as the system user `lagw-postgres`.
 # --ephemeral turns durability off (fsync, synchronous_commit): for throwaway test clusters only.
 set -euo pipefail
 
-cmd=${1:?usage: pg.sh start DIR PORT [--ephemeral] | stop DIR}
+cmd=${1:?usage: pg.sh start DIR PORT [--ephemeral] | stop DIR | restart DIR | reload DIR}
 dir=${2:?data directory}
 bin=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1)
 [ -x "$bin/initdb" ] || { echo "PostgreSQL server not installed: run scripts/deps.sh" >&2; exit 1; }
@@ -34,7 +36,7 @@ start)
             { cat "$dir.initdb.log" >&2; exit 1; }
         rm -f "$dir.initdb.log"
     fi
-    opts="-p $port -k $dir -c listen_addresses=127.0.0.1 -c max_connections=300"
+    opts="-p $port -k $dir -c listen_addresses=${PG_LISTEN:-127.0.0.1} -c max_connections=300"
     if [ "${4:-}" = "--ephemeral" ]; then
         opts="$opts -c fsync=off -c synchronous_commit=off -c full_page_writes=off"
     fi
@@ -45,8 +47,14 @@ stop)
     [ -f "$dir/postmaster.pid" ] || exit 0
     as_pg "$bin/pg_ctl" -D "$dir" -m fast -w stop >/dev/null || true
     ;;
+restart)
+    as_pg "$bin/pg_ctl" -D "$dir" -m fast -w -t 60 restart >/dev/null || { tail -n 20 "$dir/server.log" >&2; exit 1; }
+    ;;
+reload)
+    as_pg "$bin/pg_ctl" -D "$dir" reload >/dev/null
+    ;;
 *)
-    echo "usage: pg.sh start DIR PORT [--ephemeral] | stop DIR" >&2
+    echo "usage: pg.sh start DIR PORT [--ephemeral] | stop DIR | restart DIR | reload DIR" >&2
     exit 2
     ;;
 esac

@@ -52,10 +52,14 @@ public struct DatabaseURL: Sendable, Equatable {
         self.tls = tls
     }
 
-    /// The pool of a process. With `fixedSize`, every connection is opened at start and kept: postgres-nio then
-    /// schedules no idle-timeout timer each time a connection goes back to the pool (a task and a sleep per query,
-    /// which was ~8% of a busy gateway's CPU). Keep-alive queries are off for the same reason: a connection the
-    /// server closes is noticed by its socket and replaced; only a silently dropped link is noticed at its next use.
+    /// The pool of a process. With `fixedSize` (servers) one connection is kept open at all times, the rest are opened
+    /// on demand and closed after a minute idle. Keeping every connection (minimum = maximum) saved postgres-nio's
+    /// idle-timer task per query (~8% of a busy gateway's CPU), but postgres-nio 1.33's pool then traps when
+    /// PostgreSQL comes back from an outage: while connections fail it keeps one retrying and drops the rest, and the
+    /// next lease finds fewer than the minimum and fails a precondition (`createNewDemandConnectionIfPossible`;
+    /// `make chaos`, pg-stop then term-backends, crashed the gateway). One survives: the retrying connection counts.
+    /// Keep-alive queries are off: a connection the server closes is noticed by its socket and replaced, and the
+    /// server probes for a vanished client (``tcpKeepalive``).
     /// JIT compilation is off for our sessions: PostgreSQL compiles any statement whose estimate passes
     /// `jit_above_cost`, and a start's chunk select (its probes estimated per target) spent 3.3 s compiling to run
     /// for 150 ms; every statement here is short and runs once.
@@ -79,7 +83,7 @@ public struct DatabaseURL: Sendable, Equatable {
             tls: tls
         )
         config.options.maximumConnections = maxConnections
-        config.options.minimumConnections = fixedSize ? maxConnections : 0
+        config.options.minimumConnections = fixedSize ? 1 : 0
         config.options.keepAliveBehavior = nil
         config.options.additionalStartupParameters = [("jit", "off")] + Self.tcpKeepalive
         if let timeout = self.statementTimeout {

@@ -15,8 +15,8 @@ public struct Database: Sendable {
         self.logger = logger
     }
 
-    /// `fixedSize`: open all `maxConnections` at start and keep them (servers); otherwise open on demand (tools,
-    /// tests).
+    /// `fixedSize`: keep one connection open at all times, the others up to `maxConnections` on demand (servers;
+    /// see `DatabaseURL.clientConfiguration`); otherwise all on demand (tools, tests).
     /// `eventLoopGroup`: where the connections live (an express lane gives its pool a thread of its own).
     public init(
         url: DatabaseURL, maxConnections: Int, fixedSize: Bool = false,
