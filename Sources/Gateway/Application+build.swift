@@ -133,6 +133,11 @@ func buildRouter(configuration: GatewayConfiguration, dependencies: GatewayDepen
     .register(on: router.group("admin").add(middleware: AdminAuthMiddleware(token: configuration.adminToken)))
 
     let api = router.group("api")
+    if let target = configuration.shedTarget {
+        api.add(
+            middleware: LoadSheddingMiddleware(
+                shedder: LoadShedder(target: target, floor: configuration.shedFloor ?? configuration.databasePoolSize)))
+    }
     let server = api.group().add(
         middleware: TenantAuthMiddleware(
             credentials: dependencies.credentials, limiter: dependencies.limiter, serverOnly: true))

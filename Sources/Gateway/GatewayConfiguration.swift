@@ -18,6 +18,7 @@ struct GatewayConfiguration: Sendable {
     static let maxBodyBytes = Setting(flag: "max-body-bytes", environment: "MAX_BODY_BYTES")
     static let databasePoolSize = Setting(flag: "database-pool-size", environment: "DATABASE_POOL_SIZE")
     static let eventLoopThreads = Setting(flag: "event-loop-threads", environment: "GATEWAY_EVENT_LOOP_THREADS")
+    static let shedTarget = Setting(flag: "shed-target-ms", environment: "GATEWAY_SHED_TARGET_MS")
 
     /// The settings `gateway serve` reads; deployment files are checked against these names.
     static let settings: [Setting] = [
@@ -25,6 +26,7 @@ struct GatewayConfiguration: Sendable {
         CommonSettings.migrationsDirectory, host, port, adminToken, maxBodyBytes, databasePoolSize,
         eventLoopThreads, BroadcastConfiguration.manageEndpoint, BroadcastConfiguration.caFile,
         CommonSettings.statementTimeout, metricsToken, headerTimeout, idleTimeout, maxConnections, readDatabaseURL,
+        shedTarget,
     ]
 
     var host: String
@@ -54,6 +56,12 @@ struct GatewayConfiguration: Sendable {
     var httpHeaderTimeout = 30
     var httpIdleTimeout = 60
     var httpMaxConnections = 10_000
+    /// Shed `/api` requests while even the fastest of 100 ms took longer than this (GATEWAY_SHED_TARGET_MS; 0, the
+    /// default: never). Off by default: measured at 3x load on a shared 2-core host it kept serving, but fewer and
+    /// slower requests than without it (docs/operations.md, "Faults").
+    var shedTarget: Duration?
+    /// Requests in flight that are never shed (they keep measuring); default: the database pool's size.
+    var shedFloor: Int?
 
     static let minimumAdminTokenLength = 16
 
@@ -106,5 +114,7 @@ struct GatewayConfiguration: Sendable {
         self.httpIdleTimeout = try resolve.integer(Self.idleTimeout, flag: nil, default: 60, range: 1...86_400)
         self.httpMaxConnections = try resolve.integer(
             Self.maxConnections, flag: nil, default: 10_000, range: 1...1_000_000)
+        let shed = try resolve.integer(Self.shedTarget, flag: nil, default: 0, range: 0...60_000)
+        self.shedTarget = shed == 0 ? nil : .milliseconds(shed)
     }
 }

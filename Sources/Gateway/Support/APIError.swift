@@ -89,6 +89,11 @@ struct APIError: Error, HTTPResponseError {
             headers: [.retryAfter: "\(retryAfter)"])
     }
 
+    /// The gateway sheds load (`LoadShedder`): nothing was done; the same request may be sent again.
+    static let overloaded = APIError(
+        .serviceUnavailable, code: .unavailable, "The gateway is overloaded; retry after the time in Retry-After.",
+        headers: [.retryAfter: "1"])
+
     static func notFound(_ what: String) -> APIError {
         APIError(.notFound, code: .notFound, "\(what) was not found.")
     }

@@ -29,7 +29,7 @@ struct GatewayHarness: Sendable {
         masterKey: MasterKey = .random(),
         broadcast: APNsBroadcastClient = APNsBroadcastClient(),
         gaugeInterval: Duration = .milliseconds(100), metricsToken: String? = nil, headerTimeout: Int = 600,
-        readDatabase: Database? = nil,
+        readDatabase: Database? = nil, shed: (target: Duration, floor: Int)? = nil,
         _ body: @Sendable (GatewayHarness) async throws -> Void
     ) async throws {
         try await withTestDatabaseURL { database, url in
@@ -38,6 +38,9 @@ struct GatewayHarness: Sendable {
                 masterKey: masterKey, maxBodyBytes: maxBodyBytes)
             configuration.gaugeInterval = gaugeInterval
             configuration.metricsToken = metricsToken
+            // Load shedding only where a test asks for it: a debug build under a test's bursts is slow enough to shed.
+            configuration.shedTarget = shed?.target
+            configuration.shedFloor = shed?.floor
             // The test client keeps one connection, idle between requests as long as a test waits.
             configuration.httpHeaderTimeout = headerTimeout
             configuration.httpIdleTimeout = max(headerTimeout, 600)
