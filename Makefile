@@ -1,5 +1,5 @@
 # The two commands: `make run` and `make test`. See README.md.
-.PHONY: run test build release bench clean-data bench-registry bench-fanout bench-retention format
+.PHONY: run test build release bench clean-data bench-registry bench-fanout bench-retention chaos format
 
 run:
 	@scripts/run.sh
@@ -29,6 +29,9 @@ bench-fanout:
 
 bench-retention:
 	@scripts/bench-retention.sh
+
+chaos:
+	@scripts/chaos.sh
 
 format:
 	@swift format --in-place --parallel --recursive Sources Tests Package.swift
