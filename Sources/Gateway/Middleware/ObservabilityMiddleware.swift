@@ -26,7 +26,8 @@ struct ObservabilityMiddleware: RouterMiddleware {
         } catch {
             let status = (error as? any HTTPResponseError)?.status.code ?? 500
             self.record(request, context: context, status: status, started: started)
-            if status >= 500 {
+            // A shed request (503) is expected under load: its access line says so; one error line each would flood.
+            if status >= 500, status != 503 {
                 context.logger.error("request failed", metadata: ["error": "\(String(reflecting: error))"])
             }
             throw error
