@@ -87,14 +87,14 @@ func buildGateway(configuration: GatewayConfiguration) async throws -> ServiceGr
     logger.logLevel = configuration.logLevel
     let loops = EventLoopThreads(count: configuration.eventLoopThreads)
     let database = Database(
-        url: configuration.databaseURL, maxConnections: configuration.databasePoolSize, fixedSize: true,
+        url: configuration.databaseURL, maxConnections: configuration.databasePoolSize, keepsOneOpen: true,
         eventLoopGroup: loops.group, logger: Logger(label: "gateway.postgres"))
     let broadcast = APNsBroadcastClient(
         endpoints: configuration.broadcastEndpoints,
         trustRoots: try BroadcastConfiguration.trustRoots(file: configuration.apnsCAFile), eventLoopGroup: loops.group)
     let replica = configuration.readDatabaseURL.map {
         Database(
-            url: $0, maxConnections: max(2, configuration.databasePoolSize / 2), fixedSize: true,
+            url: $0, maxConnections: max(2, configuration.databasePoolSize / 2), keepsOneOpen: true,
             eventLoopGroup: loops.group, logger: Logger(label: "gateway.postgres.read"))
     }
     let dependencies = GatewayDependencies(

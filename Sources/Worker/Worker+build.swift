@@ -56,7 +56,7 @@ func buildWorker(configuration: WorkerConfiguration) async throws -> ServiceGrou
     var logger = Logger(label: "worker")
     logger.logLevel = configuration.logLevel
     let database = Database(
-        url: configuration.databaseURL, maxConnections: configuration.databasePoolSize, fixedSize: true,
+        url: configuration.databaseURL, maxConnections: configuration.databasePoolSize, keepsOneOpen: true,
         logger: Logger(label: "worker.postgres"))
     let registry = PrometheusCollectorRegistry()
     let metrics = PrometheusMetricsFactory(registry: registry)

@@ -10,7 +10,7 @@ import Testing
     @Test func aServersPoolAnswersAgainAfterPostgreSQLStopsRestartsAndKillsItsConnections() async throws {
         try await PrivatePostgres.run { server in
             let database = Database(
-                url: try server.url, maxConnections: 6, fixedSize: true, logger: TestEnvironment.quietLogger)
+                url: try server.url, maxConnections: 6, keepsOneOpen: true, logger: TestEnvironment.quietLogger)
             try await withThrowingTaskGroup(of: Void.self) { group in
                 group.addTask { await database.client.run() }
                 try await Self.answers(database, within: .seconds(10))

@@ -7,7 +7,7 @@ import Testing
 @Suite struct DatabaseURLPoolTests {
     @Test func serversKeepOneConnection() throws {
         let url = try DatabaseURL("postgres://app@db/gateway")
-        let server = url.clientConfiguration(maxConnections: 16, fixedSize: true)
+        let server = url.clientConfiguration(maxConnections: 16, keepsOneOpen: true)
         #expect(server.options.minimumConnections == 1 && server.options.maximumConnections == 16)
         #expect(server.options.keepAliveBehavior == nil)
     }

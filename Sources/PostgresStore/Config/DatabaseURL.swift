@@ -52,9 +52,10 @@ public struct DatabaseURL: Sendable, Equatable {
         self.tls = tls
     }
 
-    /// The pool of a process. With `fixedSize` (servers) one connection is kept open at all times, the rest are opened
-    /// on demand and closed after a minute idle. Keeping every connection (minimum = maximum) saved postgres-nio's
-    /// idle-timer task per query (~8% of a busy gateway's CPU), but postgres-nio 1.33's pool then traps when
+    /// The pool of a process. With `keepsOneOpen` (servers) one connection is kept open at all times, the rest are
+    /// opened on demand and closed after a minute idle. Keeping every connection (minimum = maximum) saved
+    /// postgres-nio's idle-timer task per query (30-50 us of gateway CPU a device call, `make bench-registry`,
+    /// docs/benchmarks.md), but postgres-nio 1.33's pool then traps when
     /// PostgreSQL comes back from an outage: while connections fail it keeps one retrying and drops the rest, and the
     /// next lease finds fewer than the minimum and fails a precondition (`createNewDemandConnectionIfPossible`;
     /// `make chaos`, pg-stop then term-backends, crashed the gateway). One survives: the retrying connection counts.
@@ -67,7 +68,7 @@ public struct DatabaseURL: Sendable, Equatable {
     /// itself and offers no socket option, so the server probes the link and ends the backend of a client that
     /// vanished (its locks and its LISTEN go with it), and a query of a vanished client is stopped within
     /// `client_connection_check_interval`.
-    public func clientConfiguration(maxConnections: Int, fixedSize: Bool = false) -> PostgresClient.Configuration {
+    public func clientConfiguration(maxConnections: Int, keepsOneOpen: Bool = false) -> PostgresClient.Configuration {
         let tls: PostgresClient.Configuration.TLS
         switch self.tls {
         case .disable: tls = .disable
@@ -83,7 +84,7 @@ public struct DatabaseURL: Sendable, Equatable {
             tls: tls
         )
         config.options.maximumConnections = maxConnections
-        config.options.minimumConnections = fixedSize ? 1 : 0
+        config.options.minimumConnections = keepsOneOpen ? 1 : 0
         config.options.keepAliveBehavior = nil
         config.options.additionalStartupParameters = [("jit", "off")] + Self.tcpKeepalive
         if let timeout = self.statementTimeout {

@@ -15,16 +15,16 @@ public struct Database: Sendable {
         self.logger = logger
     }
 
-    /// `fixedSize`: keep one connection open at all times, the others up to `maxConnections` on demand (servers;
+    /// `keepsOneOpen`: keep one connection open at all times, the others up to `maxConnections` on demand (servers;
     /// see `DatabaseURL.clientConfiguration`); otherwise all on demand (tools, tests).
     /// `eventLoopGroup`: where the connections live (an express lane gives its pool a thread of its own).
     public init(
-        url: DatabaseURL, maxConnections: Int, fixedSize: Bool = false,
+        url: DatabaseURL, maxConnections: Int, keepsOneOpen: Bool = false,
         eventLoopGroup: any EventLoopGroup = PostgresClient.defaultEventLoopGroup, logger: Logger
     ) {
         self.init(
             client: PostgresClient(
-                configuration: url.clientConfiguration(maxConnections: maxConnections, fixedSize: fixedSize),
+                configuration: url.clientConfiguration(maxConnections: maxConnections, keepsOneOpen: keepsOneOpen),
                 eventLoopGroup: eventLoopGroup, backgroundLogger: logger),
             logger: logger
         )

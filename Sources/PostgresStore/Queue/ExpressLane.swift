@@ -43,7 +43,7 @@ public struct ExpressLane: Service {
         self.group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
         self.executor = EventLoopTaskExecutor(eventLoop: self.group.next())
         self.database = Database(
-            url: url, maxConnections: maxConnections, fixedSize: true, eventLoopGroup: self.group, logger: logger)
+            url: url, maxConnections: maxConnections, keepsOneOpen: true, eventLoopGroup: self.group, logger: logger)
     }
 
     public var eventLoop: any EventLoop { self.executor.eventLoop }
