@@ -97,4 +97,47 @@ import Testing
             #expect(stamped == 1)
         }
     }
+
+    /// The last batch of a push queues a fold at once (the recurring one may be 5 s away), and folds that run side by
+    /// side take disjoint rows and still leave each instance with its newest stamp.
+    @Test func theLastBatchQueuesAFoldAndFoldsSideBySideKeepTheNewestStamp() async throws {
+        try await GatewayHarness.run { gw in
+            let app = try await gw.createApp()
+            try await gw.seedActivities(appKey: app.key, count: 40)
+            let ledger = DeliveryLedger(database: gw.database)
+            let count = { (sql: String) in try await gw.database.scalar(PostgresQuery(unsafeSQL: sql), as: Int64.self) }
+            // Two pushes in two batches each, one target per chunk: 80 pending rows, every instance in two of them.
+            var pushes: [PushForDelivery] = []
+            for timestamp in [1_700_000_006, 1_700_000_007] {  // the newer second, or its select folds the first's
+                let push = try await Self.post(timestamp, gw: gw, app: app)
+                _ = try await gw.database.scalar(
+                    """
+                    WITH p AS (UPDATE pushes SET state = 'sending', batches_total = 2 WHERE id = \(push.id)
+                               RETURNING id, created_at)
+                    INSERT INTO push_batches (push_id, seq, targets, push_created_at)
+                    SELECT id, s, 20, created_at FROM p, generate_series(0, 1) s RETURNING 1
+                    """, as: Int32.self)
+                let targets = try await ledger.chunk(of: push, after: nil, upTo: nil, limit: 40)
+                #expect(targets.count == 40)
+                for (i, target) in targets.enumerated() {
+                    var outcome = ChunkOutcome(cursor: target.channelID, processed: 1, sendStartedAt: Date())
+                    outcome.accepted = [target]
+                    let seq = Int32(i / 20)
+                    try await ledger.record(
+                        outcome, push: push, seq: seq, lastOfBatch: i % 20 == 19, deferStamps: true)
+                }
+                pushes.append(push)
+            }
+            let folds = "SELECT count(*) FROM jobs WHERE kind = 'delivery.fold_stamps' AND run_at <= now()"
+            #expect(try await count(folds) == 2, "one fold queued by each push's last batch, none by the others")
+            #expect(try await count("SELECT count(*) FROM delivery_stamps") == 80)
+            #expect((40...80).contains(try await ledger.foldFinishedStamps(statements: 4)))
+            #expect(try await count("SELECT count(*) FROM delivery_stamps") == 0)
+            let newest = """
+                SELECT count(*) FROM live_activities
+                WHERE last_apns_timestamp = 1700000007 AND last_push_id = '\(pushes[1].id.uuidString.lowercased())'
+                """
+            #expect(try await count(newest) == 40, "the older push, folded alongside, never lowers a stamp")
+        }
+    }
 }

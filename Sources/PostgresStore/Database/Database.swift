@@ -53,4 +53,5 @@ extension Error {
     public var isUniqueViolation: Bool { (self as? PSQLError)?.sqlState == "23505" }
     public var isForeignKeyViolation: Bool { (self as? PSQLError)?.sqlState == "23503" }
     public var isUndefinedTable: Bool { (self as? PSQLError)?.sqlState == "42P01" }
+    public var isDeadlock: Bool { (self as? PSQLError)?.sqlState == "40P01" }
 }

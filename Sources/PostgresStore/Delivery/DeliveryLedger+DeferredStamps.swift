@@ -24,15 +24,24 @@ extension DeliveryLedger {
             """)
     }
 
-    /// Folds the pending stamps of pushes that are no longer sending, and any written more than `age` ago.
-    /// Returns how many instances were stamped.
+    /// Folds the pending stamps of pushes that are no longer sending, and any written more than `age` ago, with
+    /// `statements` of them running at once on their own connections (rows one holds, the others skip). Returns how
+    /// many instances were stamped.
+    ///
+    /// Two at once halve the wall time on two cores (a million instances: 8.2 s of one backend's time, measured
+    /// with `make bench-fanout`); they cannot deadlock, because each statement locks its instances in id order (its
+    /// `newest` is sorted by id and drives the update), and a deadlock PostgreSQL reports anyway is retried.
     @discardableResult
-    public func foldFinishedStamps(olderThan age: Duration = .seconds(60)) async throws -> Int {
-        try await self.fold(
-            """
+    public func foldFinishedStamps(olderThan age: Duration = .seconds(60), statements: Int = 1) async throws -> Int {
+        let select: PostgresQuery = """
             SELECT s.id FROM delivery_stamps s JOIN pushes p ON p.id = s.push_id
             WHERE p.state <> 'sending' OR s.delivered_at < now() - make_interval(secs => \(age.seconds))
-            """)
+            """
+        guard statements > 1 else { return try await self.fold(select) }
+        return try await withThrowingTaskGroup(of: Int.self) { group in
+            for _ in 0..<statements { group.addTask { try await self.fold(select, skipLocked: true) } }
+            return try await group.reduce(0, +)
+        }
     }
 
     /// Folds every pending stamp of the apps that have an idle-end policy: the idle check reads `last_update_at`.
@@ -48,15 +57,23 @@ extension DeliveryLedger {
     /// Folds the pending rows that `select` picks (a query of `delivery_stamps` ids), a few at a time (each statement
     /// its own transaction), until a statement finds none. A row another fold holds is waited for, then found gone
     /// (so a statement may take fewer than it could: only an empty one ends the loop).
-    private func fold(_ select: PostgresQuery) async throws -> Int {
+    /// `skipLocked`: rows another fold holds are left to it, so a statement that finds none ends the loop at once
+    /// (for folds that run side by side; a fold that must see every row applied before it returns waits instead).
+    private func fold(_ select: PostgresQuery, skipLocked: Bool = false) async throws -> Int {
         var stamped = 0
+        var deadlocks = 0
         while true {
             var taken: Int64 = 0
-            let rows = try await self.database.client.query(
-                Self.foldStatement(select), logger: self.database.logger)
-            for try await (pending, instances) in rows.decode((Int64, Int64).self) {
-                taken = pending
-                stamped += Int(instances)
+            do {
+                let rows = try await self.database.client.query(
+                    Self.foldStatement(select, skipLocked: skipLocked), logger: self.database.logger)
+                for try await (pending, instances) in rows.decode((Int64, Int64).self) {
+                    taken = pending
+                    stamped += Int(instances)
+                }
+            } catch  where error.isDeadlock && deadlocks < 3 {
+                deadlocks += 1  // the statement rolled back as a whole: its rows are still pending
+                continue
             }
             if taken == 0 { return stamped }
         }
@@ -66,12 +83,13 @@ extension DeliveryLedger {
     /// per instance, writes it (by primary key: see `sql/0011_deferred_stamps.sql`), and answers how many pending rows
     /// and instances it took. A stamp never moves an instance's last push back in `PushOrder`, and the update time
     /// follows it: an update sent in between by a single-chunk push stays.
-    static func foldStatement(_ select: PostgresQuery) -> PostgresQuery {
+    static func foldStatement(_ select: PostgresQuery, skipLocked: Bool = false) -> PostgresQuery {
         // Only `select` has bindings: the text around it is fixed, so its `$n` stay as they are.
+        let lock = skipLocked ? "FOR UPDATE OF s SKIP LOCKED" : "FOR UPDATE OF s"
         let sql = """
             WITH taken AS (
                 DELETE FROM delivery_stamps
-                WHERE id IN (\(select.sql) ORDER BY 1 LIMIT \(Self.foldRowsPerStatement) FOR UPDATE OF s)
+                WHERE id IN (\(select.sql) ORDER BY 1 LIMIT \(Self.foldRowsPerStatement) \(lock))
                 RETURNING push_id, apns_timestamp, push_seq, delivered_at, instance_ids
             ),
             newest AS (
