@@ -21,21 +21,6 @@ public final class APNsClient: Sendable {
         var environment: APNsEnvironment
     }
 
-    final class Pool: Sendable {
-        /// Bulk traffic, spread round-robin.
-        let slots: [APNsConnectionSlot]
-        /// Small sends only (see `APNsClientConfiguration.expressMaxRequests`).
-        let express: APNsConnectionSlot
-        let cursor = Atomic<Int>(0)
-        /// When a send last took this pool (`ContinuousClock` nanoseconds since the client started).
-        let lastUsed = Atomic<Int64>(0)
-
-        init(slots: [APNsConnectionSlot], express: APNsConnectionSlot) {
-            self.slots = slots
-            self.express = express
-        }
-    }
-
     public let configuration: APNsClientConfiguration
     public let tokens: ProviderTokenCache
     let group: any EventLoopGroup
@@ -75,7 +60,7 @@ public final class APNsClient: Sendable {
         guard !requests.isEmpty else { return [] }
         let pool = self.pool(for: credentials)
         if requests.count <= self.configuration.expressMaxRequests {
-            return await self.submit(requests[...], credentials: credentials, slots: [pool.express], first: 0)
+            return await self.submit(requests[...], credentials: credentials, slots: [pool.express][...], first: 0)
         }
         var results: [Result] = []
         results.reserveCapacity(requests.count)
@@ -83,8 +68,10 @@ public final class APNsClient: Sendable {
         while start < requests.count {
             let end = min(start + self.configuration.window, requests.count)
             let first = pool.cursor.add(1, ordering: .relaxed).newValue
-            results += await self.submit(
-                requests[start..<end], credentials: credentials, slots: pool.slots, first: first)
+            let slots = pool.slotsToUse(for: end - start, now: self.seconds())
+            pool.outstanding.add(end - start, ordering: .relaxed)
+            results += await self.submit(requests[start..<end], credentials: credentials, slots: slots, first: first)
+            pool.outstanding.subtract(end - start, ordering: .relaxed)
             start = end
         }
         return results
@@ -92,7 +79,8 @@ public final class APNsClient: Sendable {
 
     /// Spreads the requests over the pool's connections, one event-loop hop per connection.
     private func submit(
-        _ requests: ArraySlice<APNsRequest>, credentials: APNsCredentials, slots: [APNsConnectionSlot], first: Int
+        _ requests: ArraySlice<APNsRequest>, credentials: APNsCredentials, slots: ArraySlice<APNsConnectionSlot>,
+        first: Int
     ) async -> [Result] {
         let chunk = (requests.count + slots.count - 1) / slots.count
         var waits: [EventLoopFuture<[Swift.Result<APNsOutcome, any Error>]>] = []
@@ -100,7 +88,7 @@ public final class APNsClient: Sendable {
         var n = 0
         while start < requests.endIndex {
             let end = min(start + chunk, requests.endIndex)
-            let slot = slots[(first + n) % slots.count]
+            let slot = slots[slots.startIndex + (first + n) % slots.count]
             let futures = slot.submit(requests[start..<end], credentials: credentials)
             waits.append(EventLoopFuture.whenAllComplete(futures, on: slot.eventLoop))
             start = end
@@ -139,7 +127,9 @@ public final class APNsClient: Sendable {
             }
             let pool = Pool(
                 slots: (0..<max(1, self.configuration.connectionsPerPool)).map { _ in slot(self.group.next()) },
-                express: slot(self.expressEventLoop ?? self.group.next()))
+                express: slot(self.expressEventLoop ?? self.group.next()),
+                streamsBeforeAnswers: min(self.configuration.maxConcurrentStreams, 100),
+                shrinkAfter: self.configuration.shrinkAfter)
             pool.lastUsed.store(now, ordering: .relaxed)
             pools[key] = pool
             return pool
@@ -152,6 +142,20 @@ public final class APNsClient: Sendable {
         let elapsed = ContinuousClock.now - self.started
         return elapsed.components.seconds * 1_000_000_000 + elapsed.components.attoseconds / 1_000_000_000
     }
+
+    /// Seconds since the client started (the pools' sizing clock).
+    func seconds() -> Double { Double(self.age()) / 1e9 }
+
+    /// Ends each pool's sizing window (`PoolSizer`): a pool that needed fewer connections for a while uses fewer,
+    /// and closes the others once they are idle. Called every few seconds; sends also do it.
+    public func resizePools() {
+        let pools = self.pools.withLock { Array($0.values) }
+        let now = self.seconds()
+        for pool in pools { pool.resize(now: now) }
+    }
+
+    /// The bulk connections each pool spreads its sends over now (for tests and metrics).
+    public var connectionsInUse: [Int] { self.pools.withLock { $0.values.map(\.inUse) } }
 
     /// Closes the pools no send has taken for `idle` (an app that stopped sending, a key replaced or deleted: its
     /// pool is never taken again). `idle` should exceed the request timeout, so no request is in flight on them.

@@ -30,8 +30,15 @@ public struct APNsEndpoint: Sendable, Hashable {
 }
 
 public struct APNsClientConfiguration: Sendable {
-    /// Long-lived connections per (team, key, environment), besides the express one.
+    /// The most bulk connections per (team, key, environment), besides the express one. A pool uses as many as its
+    /// sends need (`PoolSizer`: what is unanswered plus what is sent, and the answered rate times the measured
+    /// round trip, over the streams a connection allows) and keeps fewer after `shrinkAfter` of needing fewer.
     public var connectionsPerPool: Int = 8
+    /// Apple: "Keep your connections with APNs open across multiple notifications; don't repeatedly open and close
+    /// connections. APNs treats rapid connection and disconnection as a denial-of-service attack. You should leave a
+    /// connection open unless you know it will be idle for an extended period of time" (Sending notification requests
+    /// to APNs). Five minutes of needing fewer, then: a pool that sends a burst a minute keeps its connections.
+    public var shrinkAfter: Duration = .seconds(300)
     /// A ceiling on streams per connection: below it the peer's `SETTINGS_MAX_CONCURRENT_STREAMS` governs (APNs is
     /// seen to advertise 500 to 1,500 once a token is accepted), and a lower value it sends later takes effect for
     /// the streams started after it. At a real round trip streams in flight bound a fan-out: a million updates at

@@ -10,6 +10,8 @@ import NIOSSL
 final class APNsConnectionSlot: Sendable {
     let eventLoop: any EventLoop
     let requestTimeout: Duration
+    /// What the pool reads off this connection to size itself (`PoolSizer`), from any thread.
+    let meter = SlotMeter()
     private let core: NIOLoopBoundBox<SlotCore>
 
     init(
@@ -21,7 +23,7 @@ final class APNsConnectionSlot: Sendable {
         self.core = NIOLoopBoundBox.makeBoxSendingValue(
             SlotCore(
                 eventLoop: eventLoop, endpoint: endpoint, tls: tls, configuration: configuration, tokens: tokens,
-                logger: logger),
+                meter: self.meter, logger: logger),
             as: SlotCore.self, eventLoop: eventLoop)
     }
 
@@ -37,6 +39,16 @@ final class APNsConnectionSlot: Sendable {
 
     func shutdown() -> EventLoopFuture<Void> {
         self.eventLoop.flatSubmit { [core] in core.value.shutdown() }
+    }
+
+    /// Closes the connection if nothing waits or is in flight on it (a pool that shrank); the next submit connects
+    /// again.
+    func closeIfIdle() {
+        self.eventLoop.execute { [core] in
+            let core = core.value
+            guard core.gate.isIdle, let connection = core.connection else { return }
+            connection.channel.close(promise: nil)
+        }
     }
 
     /// Test and metrics view: streams in flight on the current connection, connections made so far.
@@ -56,6 +68,8 @@ final class SlotCore {
         /// The provider token this request went out with, and whether it was already retried with a new one.
         var providerToken: String?
         var retriedWithNewToken = false
+        /// When its stream went out: the round trip the pool sizes itself by.
+        var sentAt: NIODeadline?
 
         init(
             request: APNsRequest, credentials: APNsCredentials, deadline: NIODeadline,
@@ -79,6 +93,7 @@ final class SlotCore {
     let tls: NIOSSLContext
     let configuration: APNsClientConfiguration
     let tokens: ProviderTokenCache
+    let meter: SlotMeter
     let logger: Logger
     var gate: StreamGate<Int>
     var requests: [Int: Request] = [:]
@@ -101,13 +116,14 @@ final class SlotCore {
 
     init(
         eventLoop: any EventLoop, endpoint: APNsEndpoint, tls: NIOSSLContext, configuration: APNsClientConfiguration,
-        tokens: ProviderTokenCache, logger: Logger
+        tokens: ProviderTokenCache, meter: SlotMeter, logger: Logger
     ) {
         self.eventLoop = eventLoop
         self.endpoint = endpoint
         self.tls = tls
         self.configuration = configuration
         self.tokens = tokens
+        self.meter = meter
         self.logger = logger
         self.gate = StreamGate(localMaxStreams: configuration.maxConcurrentStreams)
     }
@@ -171,6 +187,7 @@ final class SlotCore {
             return
         }
         request.streamID = streamID
+        request.sentAt = .now()
     }
 
     func streamEnded(id: Int, result: StreamResult) {
@@ -178,7 +195,10 @@ final class SlotCore {
         let current = request.generation == self.connection?.generation
         switch result {
         case .response(let status, let apnsID, let body):
-            if current { self.gate.finished(authenticated: status != 403) }
+            if current {
+                self.gate.finished(authenticated: status != 403)
+                self.meter.answered(after: request.sentAt.map { NIODeadline.now() - $0 }, streams: self.gate)
+            }
             let outcome = APNsWireFormat.outcome(status: status, apnsID: apnsID, body: body)
             if case .rejected(_, let reason, _) = outcome, reason.action == .refreshCredentials,
                 !request.retriedWithNewToken, let used = request.providerToken,
@@ -283,6 +303,7 @@ final class SlotCore {
         self.lastReadAt = .now()
         self.pingSentAt = nil
         self.gate.connectionReplaced()
+        self.meter.publish(self.gate)
         self.connection = pending
         self.logger.debug("APNs connection up", metadata: ["endpoint": "\(self.endpoint.host)"])
         self.pump()
@@ -306,6 +327,7 @@ final class SlotCore {
         case .maxConcurrentStreams(let value):
             if generation == self.connection?.generation {
                 self.gate.peerSettings(maxConcurrentStreams: value)
+                self.meter.publish(self.gate)
                 self.pump()
             }
         case .goAway(let lastStreamID, let debug):
@@ -317,6 +339,7 @@ final class SlotCore {
                 // Streams up to lastStreamID finish on the old connection; new ones go to a new connection.
                 self.connection = nil
                 self.gate.connectionReplaced()
+                self.meter.publish(self.gate)
                 self.ensureConnection()
             }
         case .inactive:
@@ -327,6 +350,7 @@ final class SlotCore {
             if generation == self.connection?.generation {
                 self.connection = nil
                 self.gate.connectionReplaced()
+                self.meter.publish(self.gate)
                 if !self.gate.pending.isEmpty { self.scheduleReconnect() }
             }
             // Forget GOAWAY bookkeeping once the old connection's streams can no longer report.

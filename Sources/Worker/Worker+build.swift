@@ -32,18 +32,25 @@ func makeAPNsClient(
 
 /// Closes the APNs connections when the group shuts down. It stands before the job runner in the group, so it
 /// stops after the runner has drained.
-/// The APNs client's life: pools no send took for `idle` are closed every minute (an app that stopped sending, a
-/// key that was replaced or deleted), and every connection at shutdown.
+/// The APNs client's life: every 5 s each pool's sizing window ends (a pool that needs fewer connections uses and
+/// keeps fewer), pools no send took for `idle` are closed every minute (an app that stopped sending, a key that was
+/// replaced or deleted), and every connection at shutdown.
 struct APNsClientService: Service {
     let client: APNsClient
+    /// `worker_apns_connections_in_use`: bulk connections the pools use, summed (each pool also has an express one).
+    let connectionsInUse: Metrics.Gauge
     var idle: Duration = .seconds(600)
 
     func run() async throws {
         await cancelWhenGracefulShutdown {
+            var ticks = 0
             while !Task.isCancelled {
-                try? await Task.sleep(for: .seconds(60))
+                try? await Task.sleep(for: .seconds(5))
                 if Task.isCancelled { break }
-                await self.client.closeIdlePools(idle: self.idle)
+                self.client.resizePools()
+                self.connectionsInUse.record(self.client.connectionsInUse.reduce(0, +))
+                ticks += 1
+                if ticks % 12 == 0 { await self.client.closeIdlePools(idle: self.idle) }
             }
         }
         await self.client.shutdown()
@@ -114,7 +121,11 @@ func buildWorker(configuration: WorkerConfiguration) async throws -> ServiceGrou
                 .init(service: express),
                 .init(service: database.client),
                 .init(service: app),
-                .init(service: APNsClientService(client: apns)),
+                .init(
+                    service: APNsClientService(
+                        client: apns,
+                        connectionsInUse: Metrics.Gauge(label: "worker_apns_connections_in_use", factory: metrics))
+                ),
                 .init(service: BroadcastClientService(client: broadcast)),
                 .init(
                     service: SchemaGatedService(database: database, wrapped: runner) {
