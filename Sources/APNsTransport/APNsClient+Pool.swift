@@ -39,16 +39,16 @@ extension APNsClient {
 
         var inUse: Int { self.sizing.withLock { $0.sizer.active } }
 
-        /// The bulk connections a send of `count` requests spreads over.
+        /// The bulk connections a send of `count` requests spreads over; counts them as outstanding (the caller
+        /// subtracts them once answered), under the same lock, so sends that start together see each other.
         func slotsToUse(for count: Int, now: Double) -> ArraySlice<APNsConnectionSlot> {
             let streams = self.streamsPerConnection()
-            let (answers, nanos) = self.totals()
             let active = self.sizing.withLock { sizing in
-                sizing.record(answers: answers, roundTripNanos: nanos)
-                sizing.sizer.tick(now: now, streamsPerConnection: streams)
+                sizing.record(self.totals())
+                let outstanding = self.outstanding.add(count, ordering: .relaxed).oldValue
+                sizing.sizer.tick(now: now, outstanding: outstanding, streamsPerConnection: streams)
                 return sizing.sizer.willSend(
-                    count: count, outstanding: self.outstanding.load(ordering: .relaxed),
-                    streamsPerConnection: streams, now: now)
+                    count: count, outstanding: outstanding, streamsPerConnection: streams, now: now)
             }
             return self.slots.prefix(active)
         }
@@ -56,10 +56,10 @@ extension APNsClient {
         /// Ends the sizing window; the connections past the ones in use are closed once idle.
         func resize(now: Double) {
             let streams = self.streamsPerConnection()
-            let (answers, nanos) = self.totals()
             let active = self.sizing.withLock { sizing in
-                sizing.record(answers: answers, roundTripNanos: nanos)
-                return sizing.sizer.tick(now: now, streamsPerConnection: streams)
+                sizing.record(self.totals())
+                return sizing.sizer.tick(
+                    now: now, outstanding: self.outstanding.load(ordering: .relaxed), streamsPerConnection: streams)
             }
             for slot in self.slots.dropFirst(active) { slot.closeIfIdle() }
         }
@@ -70,7 +70,7 @@ extension APNsClient {
             return most > 0 ? most : self.streamsBeforeAnswers
         }
 
-        private func totals() -> (Int64, Int64) {
+        private func totals() -> (answers: Int64, roundTripNanos: Int64) {
             self.slots.reduce((0, 0)) { sum, slot in
                 (
                     sum.0 + slot.meter.answers.load(ordering: .relaxed),
@@ -82,13 +82,14 @@ extension APNsClient {
 }
 
 extension APNsClient.Pool.Sizing {
-    /// Feeds the sizer the answers since the last read, with their mean round trip.
-    mutating func record(answers: Int64, roundTripNanos: Int64) {
-        let count = answers - self.answers
-        let nanos = roundTripNanos - self.roundTripNanos
-        self.answers = answers
-        self.roundTripNanos = roundTripNanos
+    /// Feeds the sizer the answers since the last read, with their mean round trip (read under the sizing lock, so
+    /// the totals only grow from one read to the next).
+    mutating func record(_ totals: (answers: Int64, roundTripNanos: Int64)) {
+        let count = totals.answers - self.answers
+        let nanos = totals.roundTripNanos - self.roundTripNanos
         guard count > 0 else { return }
+        self.answers = totals.answers
+        self.roundTripNanos = totals.roundTripNanos
         self.sizer.answered(count: Int(count), roundTrip: Double(nanos) / Double(count) / 1e9)
     }
 }

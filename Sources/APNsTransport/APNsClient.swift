@@ -69,7 +69,6 @@ public final class APNsClient: Sendable {
             let end = min(start + self.configuration.window, requests.count)
             let first = pool.cursor.add(1, ordering: .relaxed).newValue
             let slots = pool.slotsToUse(for: end - start, now: self.seconds())
-            pool.outstanding.add(end - start, ordering: .relaxed)
             results += await self.submit(requests[start..<end], credentials: credentials, slots: slots, first: first)
             pool.outstanding.subtract(end - start, ordering: .relaxed)
             start = end
@@ -147,7 +146,8 @@ public final class APNsClient: Sendable {
     func seconds() -> Double { Double(self.age()) / 1e9 }
 
     /// Ends each pool's sizing window (`PoolSizer`): a pool that needed fewer connections for a while uses fewer,
-    /// and closes the others once they are idle. Called every few seconds; sends also do it.
+    /// and closes the others once they are idle. Called every few seconds (a send ends a window too, and uses fewer
+    /// from then on; the closing is left to this call).
     public func resizePools() {
         let pools = self.pools.withLock { Array($0.values) }
         let now = self.seconds()

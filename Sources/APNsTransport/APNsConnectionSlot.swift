@@ -42,11 +42,15 @@ final class APNsConnectionSlot: Sendable {
     }
 
     /// Closes the connection if nothing waits or is in flight on it (a pool that shrank); the next submit connects
-    /// again.
+    /// again. The connection is let go first, as after a GOAWAY, so a submit that comes while it closes starts its
+    /// streams on a new one, never on the closing one.
     func closeIfIdle() {
         self.eventLoop.execute { [core] in
             let core = core.value
             guard core.gate.isIdle, let connection = core.connection else { return }
+            core.connection = nil
+            core.gate.connectionReplaced()
+            core.meter.publish(core.gate)
             connection.channel.close(promise: nil)
         }
     }

@@ -48,10 +48,10 @@ struct PoolSizer: Sendable {
         }
     }
 
-    /// Ends the window if `window` has passed, and shrinks if fewer connections did for `shrinkAfter`. Returns the
-    /// connections to use from now on.
+    /// Ends the window if `window` has passed, and shrinks if fewer connections did for `shrinkAfter` (never below
+    /// what the `outstanding` requests need). Returns the connections to use from now on.
     @discardableResult
-    mutating func tick(now: Double, streamsPerConnection: Int) -> Int {
+    mutating func tick(now: Double, outstanding: Int = 0, streamsPerConnection: Int) -> Int {
         guard let start = self.windowStart else {
             self.windowStart = now
             return self.active
@@ -62,7 +62,8 @@ struct PoolSizer: Sendable {
         let steady = rate * (self.roundTrip ?? 0) * self.headroom
         let wanted = max(
             self.connections(forStreams: steady, streamsPerConnection: streamsPerConnection),
-            self.connections(forStreams: Double(self.peakDemand), streamsPerConnection: streamsPerConnection))
+            self.connections(
+                forStreams: Double(max(self.peakDemand, outstanding)), streamsPerConnection: streamsPerConnection))
         if wanted < self.active {
             let since = self.fewerSince ?? start
             self.fewerSince = since

@@ -60,4 +60,15 @@ import Testing
         var capped = PoolSizer(ceiling: 0)
         #expect(capped.willSend(count: 1000, outstanding: 0, streamsPerConnection: 0, now: 0) == 1)
     }
+
+    @Test func itNeverShrinksBelowWhatIsStillOutstanding() {
+        var sizer = PoolSizer(ceiling: 8)
+        sizer.shrinkAfter = 2
+        _ = sizer.willSend(count: 4000, outstanding: 0, streamsPerConnection: 500, now: 0)
+        // 1,600 requests still unanswered (a slow server): four connections' worth, whatever the rate says.
+        for now in 1...5 { sizer.tick(now: Double(now), outstanding: 1600, streamsPerConnection: 500) }
+        #expect(sizer.active == 4)
+        for now in 6...9 { sizer.tick(now: Double(now), outstanding: 0, streamsPerConnection: 500) }
+        #expect(sizer.active == 1)
+    }
 }
