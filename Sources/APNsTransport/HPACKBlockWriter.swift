@@ -2,7 +2,7 @@
 /// buffer, each byte was a runtime-checked access to its storage (8% of the client's CPU in `make bench`).
 /// The caller reserves `HPACKRequestEncoder.bound(...)` bytes; every write stays inside them (a precondition: past
 /// them would be out of bounds, so it traps rather than write there).
-struct HPACKBlockWriter: ~Copyable {
+struct HPACKBlockWriter {
     private let base: UnsafeMutableRawBufferPointer
     private(set) var count = 0
 
@@ -33,18 +33,7 @@ struct HPACKBlockWriter: ~Copyable {
 
     /// An HPACK integer with an N-bit prefix (RFC 7541 §5.1); `flags` fills the bits above the prefix.
     mutating func integer(_ value: Int, prefix: Int, flags: UInt8) {
-        let limit = (1 << prefix) - 1
-        guard value >= limit else {
-            self.byte(flags | UInt8(value))
-            return
-        }
-        self.byte(flags | UInt8(limit))
-        var rest = value - limit
-        while rest >= 128 {
-            self.byte(UInt8(rest & 0x7F | 0x80))
-            rest >>= 7
-        }
-        self.byte(UInt8(rest))
+        HPACKPrimitives.integer(value, prefix: prefix, flags: flags) { self.byte($0) }
     }
 
     /// A string literal, not Huffman-coded (H = 0).

@@ -173,17 +173,23 @@ package enum HPACKPrimitives {
 
     /// An HPACK integer with an N-bit prefix (RFC 7541 §5.1); `flags` fills the bits above the prefix.
     package static func writeInteger(_ value: Int, prefix: Int, flags: UInt8, _ buffer: inout ByteBuffer) {
+        Self.integer(value, prefix: prefix, flags: flags) { buffer.writeInteger($0) }
+    }
+
+    /// The bytes of an HPACK integer, each handed to `emit` in order.
+    @inline(__always)
+    static func integer(_ value: Int, prefix: Int, flags: UInt8, _ emit: (UInt8) -> Void) {
         let limit = (1 << prefix) - 1
         guard value >= limit else {
-            buffer.writeInteger(flags | UInt8(value))
+            emit(flags | UInt8(value))
             return
         }
-        buffer.writeInteger(flags | UInt8(limit))
+        emit(flags | UInt8(limit))
         var rest = value - limit
         while rest >= 128 {
-            buffer.writeInteger(UInt8(rest & 0x7F | 0x80))
+            emit(UInt8(rest & 0x7F | 0x80))
             rest >>= 7
         }
-        buffer.writeInteger(UInt8(rest))
+        emit(UInt8(rest))
     }
 }

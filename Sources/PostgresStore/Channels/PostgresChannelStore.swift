@@ -149,21 +149,9 @@ public struct PostgresChannelStore: ChannelStore {
     }
 
     public func lookup(appID: Int64, channelID: UUID) async throws -> ChannelLookup? {
-        let rows = try await self.database.client.query(
-            """
-            SELECT c.opt_in, c.live_activities_enabled, c.named_user_id, c.locale, c.timezone, c.created_at,
-                   c.last_registration,
-                   coalesce(array_agg(t.tag_group ORDER BY t.tag_group, t.tag) FILTER (WHERE t.tag IS NOT NULL), '{}'),
-                   coalesce(array_agg(t.tag ORDER BY t.tag_group, t.tag) FILTER (WHERE t.tag IS NOT NULL), '{}')
-            FROM channels c LEFT JOIN channel_tags t ON t.channel_id = c.id
-            WHERE c.id = \(channelID) AND c.app_id = \(appID)
-            GROUP BY c.id
-            """,
-            logger: self.logger
-        )
-        for try await row in rows.decode(
-            (Bool, Bool, String?, String?, String?, Date, Date, [String], [String]).self
-        ) {
+        let rows = try await self.database.client.execute(
+            ChannelLookupStatement(channelID: channelID, appID: appID), logger: self.logger)
+        for try await row in rows {
             var groups: [String: [String]] = [:]
             for (group, tag) in zip(row.7, row.8) { groups[group, default: []].append(tag) }
             return ChannelLookup(

@@ -158,49 +158,18 @@ public struct PostgresActivityStore: ActivityStore {
 
     public func summaries(appID: Int64, channelID: UUID) async throws -> ([ActivitySummary], [PushToStartSummary]) {
         var activities: [ActivitySummary] = []
-        let rows = try await self.database.client.query(
-            """
-            SELECT la.name, la.attributes_type, la.system_activity_id,
-                   CASE WHEN la.state = 'active' AND la.started_at <= now() - a.activity_max_age THEN 'expired'
-                        ELSE la.state END,
-                   la.started_at, la.last_update_at
-            FROM live_activities la JOIN apps a ON a.id = la.app_id
-            WHERE la.channel_id = \(channelID) AND la.app_id = \(appID) AND la.state IN ('active', 'invalid')
-            ORDER BY la.name
-            """,
-            logger: self.logger
-        )
-        for try await row in rows.decode((String, String, String, String, Date, Date?).self) {
+        let rows = try await self.database.client.execute(
+            ActivitySummariesStatement(channelID: channelID, appID: appID), logger: self.logger)
+        for try await row in rows {
             activities.append(
                 .init(
                     name: row.0, attributesType: row.1, systemActivityID: row.2, state: row.3, started: row.4,
                     lastUpdate: row.5))
         }
         var tokens: [PushToStartSummary] = []
-        // A token is `suspect` when its last starts since it was registered again were accepted and none started.
-        let tokenRows = try await self.database.client.query(
-            """
-            SELECT p.attributes_type,
-                   CASE WHEN p.state = 'active' AND k.suspect THEN 'suspect' ELSE p.state END,
-                   p.updated_at, p.registered_at,
-                   (SELECT CASE WHEN s.outcome = 'started' THEN 'started'
-                                WHEN s.window_until <= now() THEN 'not_started' ELSE 'pending' END
-                    FROM start_attempts s WHERE s.channel_id = p.channel_id AND s.token = p.token
-                    ORDER BY s.window_until DESC LIMIT 1)
-            FROM push_to_start_tokens p JOIN apps a ON a.id = p.app_id
-            CROSS JOIN LATERAL (
-                SELECT count(*) = a.suspect_after_starts
-                       AND coalesce(bool_and(x.outcome = 'pending' AND x.window_until <= now()), false) AS suspect
-                FROM (SELECT s.outcome, s.window_until FROM start_attempts s
-                      WHERE s.channel_id = p.channel_id AND s.window_until > p.registered_again_at
-                        AND s.token = p.token AND s.accepted_at > p.registered_again_at
-                      ORDER BY s.window_until DESC LIMIT a.suspect_after_starts) x
-            ) k
-            WHERE p.channel_id = \(channelID) AND p.app_id = \(appID) ORDER BY p.attributes_type
-            """,
-            logger: self.logger
-        )
-        for try await row in tokenRows.decode((String, String, Date, Date, String?).self) {
+        let tokenRows = try await self.database.client.execute(
+            PushToStartSummariesStatement(channelID: channelID, appID: appID), logger: self.logger)
+        for try await row in tokenRows {
             tokens.append(
                 .init(attributesType: row.0, state: row.1, updated: row.2, registered: row.3, lastStart: row.4))
         }

@@ -1,0 +1,29 @@
+import Foundation
+import PostgresNIO
+
+/// The tracked instances a channel lookup lists, as a prepared statement (see `ChannelLookupStatement`).
+struct ActivitySummariesStatement: PostgresPreparedStatement {
+    static let name = "lagw_activity_summaries_v1"
+    static let sql = """
+        SELECT la.name, la.attributes_type, la.system_activity_id,
+               CASE WHEN la.state = 'active' AND la.started_at <= now() - a.activity_max_age THEN 'expired'
+                    ELSE la.state END,
+               la.started_at, la.last_update_at
+        FROM live_activities la JOIN apps a ON a.id = la.app_id
+        WHERE la.channel_id = $1 AND la.app_id = $2 AND la.state IN ('active', 'invalid')
+        ORDER BY la.name
+        """
+    typealias Row = (String, String, String, String, Date, Date?)
+
+    var channelID: UUID
+    var appID: Int64
+
+    func makeBindings() throws -> PostgresBindings {
+        var bindings = PostgresBindings(capacity: 2)
+        bindings.append(self.channelID)
+        bindings.append(self.appID)
+        return bindings
+    }
+
+    func decodeRow(_ row: PostgresRow) throws -> Row { try row.decode(Row.self) }
+}
