@@ -39,7 +39,11 @@ import Testing
             let response = try #require(shed)
             #expect(response.headers[.retryAfter] == "1")
             #expect(response.json["ok"] as? Bool == false && response.json["error_code"] as? Int == 50301)
-            #expect(response.json["request_id"] is String)
+            #expect((response.json["request_id"] as? String)?.isEmpty == false)
+            // The body built once and spliced (`ShedError`) is the error shape JSONEncoder writes.
+            #expect(response.json["details"] as? [String: String] == [:])
+            #expect((response.json["error"] as? String)?.hasPrefix("The gateway is overloaded") == true)
+            #expect(response.headers[.contentType]?.hasPrefix("application/json") == true)
             #expect(try await gw.request(.get, "/healthz").status == .ok)
             #expect(try await gw.request(.get, "/admin/apps", auth: gw.admin).status == .ok)
         }

@@ -9,7 +9,7 @@ struct LoadSheddingMiddleware: RouterMiddleware {
     func handle(
         _ request: Request, context: Context, next: (Request, Context) async throws -> Response
     ) async throws -> Response {
-        guard self.shedder.admit() else { throw APIError.overloaded }
+        guard self.shedder.admit() else { throw ShedError() }
         let started = ContinuousClock.now
         defer { self.shedder.finished(after: .now - started) }
         return try await next(request, context)
