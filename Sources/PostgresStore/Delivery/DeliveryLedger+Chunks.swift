@@ -246,12 +246,17 @@ extension DeliveryLedger {
         }
     }
 
+    /// Marks the batch done. Targets its plan counted that its chunks no longer found (ended by a newer `end` push,
+    /// ended or untracked by the device, their channel deleted, between the plan and their chunk) count as skipped,
+    /// so that `sent + superseded + skipped + canceled = targeted` holds (the ordering test caught 100 of 2,000
+    /// missing when a newer end reached a range before an older update's batch read it).
     private static func finishBatch(pushID: UUID, seq: Int32, on connection: PostgresConnection, logger: Logger)
         async throws
     {
         let finished = try await connection.query(
             """
-            UPDATE push_batches SET state = 'done' WHERE push_id = \(pushID) AND seq = \(seq) AND state = 'queued'
+            UPDATE push_batches SET state = 'done', skipped = skipped + greatest(targets - processed, 0)
+            WHERE push_id = \(pushID) AND seq = \(seq) AND state = 'queued'
             RETURNING seq
             """, logger: logger
         ).collect()

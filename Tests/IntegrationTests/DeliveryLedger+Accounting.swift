@@ -1,0 +1,45 @@
+import Foundation
+import LiveActivitiesCore
+import PostgresNIO
+import PostgresStore
+import Testing
+
+/// Every target of a push is accounted for: `sent + superseded + skipped + canceled = targeted`, also when instances
+/// leave the audience between the push's plan and their chunk (a newer end, the device, a deleted channel).
+@Suite struct DeliveryLedgerAccountingTests {
+    @Test func targetsGoneBeforeTheirChunkCountAsSkipped() async throws {
+        try await GatewayHarness.run { gw in
+            let app = try await gw.createApp()
+            try await gw.seedActivities(appKey: app.key, count: 40)
+            let ledger = DeliveryLedger(database: gw.database)
+            let push = try await DeliveryLedgerDeferredStampTests.post(1_700_000_005, gw: gw, app: app)
+            // Planned as one batch of 40; then ten instances end before the batch reads its chunk.
+            _ = try await gw.database.scalar(
+                """
+                WITH p AS (UPDATE pushes SET state = 'sending', batches_total = 1, targeted = 40
+                           WHERE id = \(push.id) RETURNING id, created_at)
+                INSERT INTO push_batches (push_id, seq, targets, push_created_at)
+                SELECT id, 0, 40, created_at FROM p RETURNING 1
+                """, as: Int32.self)
+            _ = try await gw.database.scalar(
+                """
+                WITH e AS (UPDATE live_activities SET state = 'ended', ended_at = now()
+                           WHERE id IN (SELECT id FROM live_activities ORDER BY id LIMIT 10) RETURNING 1)
+                SELECT count(*)::int4 FROM e
+                """, as: Int32.self)
+            let targets = try await ledger.chunk(of: push, after: nil, upTo: nil, limit: 100)
+            #expect(targets.count == 30)
+            var outcome = ChunkOutcome(
+                cursor: targets[targets.count - 1].channelID, processed: targets.count, sendStartedAt: Date())
+            outcome.accepted = targets
+            try await ledger.record(outcome, push: push, seq: 0, lastOfBatch: true, deferStamps: true)
+            let counts = try await gw.database.scalar(
+                """
+                SELECT state || ' ' || targeted || ' = ' || sent || ' sent + ' || skipped || ' skipped + '
+                       || superseded || ' superseded + ' || canceled || ' canceled'
+                FROM push_report WHERE push_id = \(push.id)
+                """, as: String.self)
+            #expect(counts == "done 40 = 30 sent + 10 skipped + 0 superseded + 0 canceled")
+        }
+    }
+}
