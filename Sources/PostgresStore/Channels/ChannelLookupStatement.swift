@@ -4,7 +4,7 @@ import PostgresNIO
 /// The channel of `GET /api/channels/{id}`, with its tags, as a prepared statement: parsed and planned once per
 /// connection. Unprepared, PostgreSQL spent most of a lookup parsing and planning (pgbench on this statement:
 /// 0.199 ms a call simple, 0.101 ms prepared; `make chaos`'s overload showed base_yyparse and the planner on top).
-struct ChannelLookupStatement: PostgresPreparedStatement {
+struct ChannelLookupStatement: ChannelScopedStatement {
     static let name = "lagw_channel_lookup_v1"
     static let sql = """
         SELECT c.opt_in, c.live_activities_enabled, c.named_user_id, c.locale, c.timezone, c.created_at,
@@ -19,13 +19,6 @@ struct ChannelLookupStatement: PostgresPreparedStatement {
 
     var channelID: UUID
     var appID: Int64
-
-    func makeBindings() throws -> PostgresBindings {
-        var bindings = PostgresBindings(capacity: 2)
-        bindings.append(self.channelID)
-        bindings.append(self.appID)
-        return bindings
-    }
 
     func decodeRow(_ row: PostgresRow) throws -> Row { try row.decode(Row.self) }
 }

@@ -2,7 +2,7 @@ import Foundation
 import PostgresNIO
 
 /// The tracked instances a channel lookup lists, as a prepared statement (see `ChannelLookupStatement`).
-struct ActivitySummariesStatement: PostgresPreparedStatement {
+struct ActivitySummariesStatement: ChannelScopedStatement {
     static let name = "lagw_activity_summaries_v1"
     static let sql = """
         SELECT la.name, la.attributes_type, la.system_activity_id,
@@ -17,13 +17,6 @@ struct ActivitySummariesStatement: PostgresPreparedStatement {
 
     var channelID: UUID
     var appID: Int64
-
-    func makeBindings() throws -> PostgresBindings {
-        var bindings = PostgresBindings(capacity: 2)
-        bindings.append(self.channelID)
-        bindings.append(self.appID)
-        return bindings
-    }
 
     func decodeRow(_ row: PostgresRow) throws -> Row { try row.decode(Row.self) }
 }

@@ -3,7 +3,7 @@ import PostgresNIO
 
 /// The push-to-start tokens a channel lookup lists, as a prepared statement (see `ChannelLookupStatement`). A token is
 /// `suspect` when its last starts since it was registered again were accepted and none started.
-struct PushToStartSummariesStatement: PostgresPreparedStatement {
+struct PushToStartSummariesStatement: ChannelScopedStatement {
     static let name = "lagw_push_to_start_summaries_v1"
     static let sql = """
         SELECT p.attributes_type,
@@ -28,13 +28,6 @@ struct PushToStartSummariesStatement: PostgresPreparedStatement {
 
     var channelID: UUID
     var appID: Int64
-
-    func makeBindings() throws -> PostgresBindings {
-        var bindings = PostgresBindings(capacity: 2)
-        bindings.append(self.channelID)
-        bindings.append(self.appID)
-        return bindings
-    }
 
     func decodeRow(_ row: PostgresRow) throws -> Row { try row.decode(Row.self) }
 }
