@@ -16,7 +16,7 @@ struct ShedError: Error, HTTPResponseError {
         return headers
     }()
 
-    /// The body with a request id of `""`, cut before the id's closing quote.
+    /// The body before and after its request id: encoded once with a placeholder id, then cut around it.
     static let parts: (head: [UInt8], tail: [UInt8]) = {
         let body = APIError.ErrorBody(
             ok: false, error: APIError.overloaded.message, errorCode: APIError.overloaded.code.rawValue,
