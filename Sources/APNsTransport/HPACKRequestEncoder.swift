@@ -49,106 +49,86 @@ struct HPACKRequestEncoder {
     /// Entries in the modelled dynamic table (tests).
     var tableCount: Int { self.entries.count }
 
-    /// Writes the whole header block of `request`, in one access to the buffer (`HPACKBlockWriter`).
+    /// Writes the whole header block of `request`.
     mutating func encode(
         _ request: APNsRequest, authorization: String, authority: String, into buffer: inout ByteBuffer
     ) {
-        let bound = Self.bound(request, authorization: authorization, authority: authority)
-        buffer.writeWithUnsafeMutableBytes(minimumWritableBytes: bound) { memory in
-            var writer = HPACKBlockWriter(memory)
-            self.encode(request, authorization: authorization, authority: authority, into: &writer)
-            return writer.count
-        }
-    }
-
-    /// The most bytes `encode` can write for `request`: every name and value as a literal, each with a
-    /// representation byte and two integers of up to 6 bytes, and two table size updates.
-    static func bound(_ request: APNsRequest, authorization: String, authority: String) -> Int {
-        let names = 20 * 9  // no header name here is longer than 20 bytes, and at most 9 headers are named
-        let values =
-            request.deviceToken.utf8.count + 10 + authority.utf8.count + authorization.utf8.count
-            + request.pushType.utf8.count + request.topic.utf8.count + 2 + 20 + (request.apnsID?.utf8.count ?? 0)
-            + (request.collapseID?.utf8.count ?? 0) + 20
-        return 2 * 6 + 2 + 11 * 13 + names + values
-    }
-
-    private mutating func encode(
-        _ request: APNsRequest, authorization: String, authority: String, into writer: inout HPACKBlockWriter
-    ) {
         if let update = self.pendingUpdate {
             self.pendingUpdate = nil
-            if update.smallest < update.final { writer.integer(update.smallest, prefix: 5, flags: 0x20) }
-            writer.integer(update.final, prefix: 5, flags: 0x20)
+            if update.smallest < update.final {
+                HPACKPrimitives.writeInteger(update.smallest, prefix: 5, flags: 0x20, &buffer)
+            }
+            HPACKPrimitives.writeInteger(update.final, prefix: 5, flags: 0x20, &buffer)
         }
-        writer.byte(0x83)  // :method POST (static 3)
-        writer.byte(0x87)  // :scheme https (static 7)
+        buffer.writeInteger(UInt8(0x83))  // :method POST (static 3)
+        buffer.writeInteger(UInt8(0x87))  // :scheme https (static 7)
         // :path, literal without indexing, name static 4.
-        writer.byte(0x04)
+        buffer.writeInteger(UInt8(0x04))
         let token = request.deviceToken.utf8
-        writer.integer(10 + token.count, prefix: 7, flags: 0)
-        writer.bytes("/3/device/")
-        writer.bytes(token)
-        self.shared(name: ":authority", staticIndex: 1, value: authority, &writer)
-        self.shared(name: "authorization", staticIndex: 23, value: authorization, &writer)
-        self.shared(name: "apns-push-type", staticIndex: nil, value: request.pushType, &writer)
-        self.shared(name: "apns-topic", staticIndex: nil, value: request.topic, &writer)
+        HPACKPrimitives.writeInteger(10 + token.count, prefix: 7, flags: 0, &buffer)
+        buffer.writeStaticString("/3/device/")
+        buffer.writeBytes(token)
+        self.shared(name: ":authority", staticIndex: 1, value: authority, &buffer)
+        self.shared(name: "authorization", staticIndex: 23, value: authorization, &buffer)
+        self.shared(name: "apns-push-type", staticIndex: nil, value: request.pushType, &buffer)
+        self.shared(name: "apns-topic", staticIndex: nil, value: request.topic, &buffer)
         self.shared(
-            name: "apns-priority", staticIndex: nil, value: request.priority == .immediate ? "10" : "5", &writer)
+            name: "apns-priority", staticIndex: nil, value: request.priority == .immediate ? "10" : "5", &buffer)
         if let expiration = request.expiration {
-            Self.unindexed(name: "apns-expiration", value: String(expiration), &writer)
+            Self.unindexed(name: "apns-expiration", value: String(expiration), &buffer)
         }
-        if let id = request.apnsID { Self.unindexed(name: "apns-id", value: id, &writer) }
+        if let id = request.apnsID { Self.unindexed(name: "apns-id", value: id, &buffer) }
         if let collapse = request.collapseID {
-            self.shared(name: "apns-collapse-id", staticIndex: nil, value: collapse, &writer)
+            self.shared(name: "apns-collapse-id", staticIndex: nil, value: collapse, &buffer)
         }
         let length = request.body.readableBytes
         if length != self.contentLength.bytes { self.contentLength = (length, String(length)) }
-        self.shared(name: "content-length", staticIndex: 28, value: self.contentLength.text, &writer)
+        self.shared(name: "content-length", staticIndex: 28, value: self.contentLength.text, &buffer)
     }
 
     // MARK: representations
 
     /// A header whose value repeats across requests: an index when the table has it, else a literal that enters
     /// the table (or, larger than the table, a literal that does not).
-    private mutating func shared(name: String, staticIndex: Int?, value: String, _ writer: inout HPACKBlockWriter) {
+    private mutating func shared(name: String, staticIndex: Int?, value: String, _ buffer: inout ByteBuffer) {
         let count = self.entries.count
         var position = count - 1
         while position >= 0 {
             let entry = self.entries[position]
             if entry.value == value && entry.name == name {
-                writer.integer(62 + (count - 1 - position), prefix: 7, flags: 0x80)
+                HPACKPrimitives.writeInteger(62 + (count - 1 - position), prefix: 7, flags: 0x80, &buffer)
                 return
             }
             position -= 1
         }
         let size = name.utf8.count + value.utf8.count + 32
         guard size <= self.tableCapacity else {
-            Self.literal(name: name, staticIndex: staticIndex, value: value, prefix: 4, flags: 0x00, &writer)
+            Self.literal(name: name, staticIndex: staticIndex, value: value, prefix: 4, flags: 0x00, &buffer)
             return
         }
-        Self.literal(name: name, staticIndex: staticIndex, value: value, prefix: 6, flags: 0x40, &writer)
+        Self.literal(name: name, staticIndex: staticIndex, value: value, prefix: 6, flags: 0x40, &buffer)
         self.evict(toFit: size)
         self.entries.append(Entry(name: name, value: value, size: size))
         self.tableSize += size
     }
 
-    private static func unindexed(name: StaticString, value: String, _ writer: inout HPACKBlockWriter) {
-        writer.byte(0x00)
-        writer.integer(name.utf8CodeUnitCount, prefix: 7, flags: 0)
-        writer.bytes(name)
-        writer.string(value)
+    private static func unindexed(name: StaticString, value: String, _ buffer: inout ByteBuffer) {
+        buffer.writeInteger(UInt8(0x00))
+        HPACKPrimitives.writeInteger(name.utf8CodeUnitCount, prefix: 7, flags: 0, &buffer)
+        buffer.writeStaticString(name)
+        HPACKPrimitives.writeString(value, &buffer)
     }
 
     private static func literal(
-        name: String, staticIndex: Int?, value: String, prefix: Int, flags: UInt8, _ writer: inout HPACKBlockWriter
+        name: String, staticIndex: Int?, value: String, prefix: Int, flags: UInt8, _ buffer: inout ByteBuffer
     ) {
         if let staticIndex {
-            writer.integer(staticIndex, prefix: prefix, flags: flags)
+            HPACKPrimitives.writeInteger(staticIndex, prefix: prefix, flags: flags, &buffer)
         } else {
-            writer.byte(flags)
-            writer.string(name)
+            buffer.writeInteger(flags)
+            HPACKPrimitives.writeString(name, &buffer)
         }
-        writer.string(value)
+        HPACKPrimitives.writeString(value, &buffer)
     }
 
     private mutating func evict(toFit size: Int) {
@@ -173,23 +153,17 @@ package enum HPACKPrimitives {
 
     /// An HPACK integer with an N-bit prefix (RFC 7541 §5.1); `flags` fills the bits above the prefix.
     package static func writeInteger(_ value: Int, prefix: Int, flags: UInt8, _ buffer: inout ByteBuffer) {
-        Self.integer(value, prefix: prefix, flags: flags) { buffer.writeInteger($0) }
-    }
-
-    /// The bytes of an HPACK integer, each handed to `emit` in order.
-    @inline(__always)
-    static func integer(_ value: Int, prefix: Int, flags: UInt8, _ emit: (UInt8) -> Void) {
         let limit = (1 << prefix) - 1
         guard value >= limit else {
-            emit(flags | UInt8(value))
+            buffer.writeInteger(flags | UInt8(value))
             return
         }
-        emit(flags | UInt8(limit))
+        buffer.writeInteger(flags | UInt8(limit))
         var rest = value - limit
         while rest >= 128 {
-            emit(UInt8(rest & 0x7F | 0x80))
+            buffer.writeInteger(UInt8(rest & 0x7F | 0x80))
             rest >>= 7
         }
-        emit(UInt8(rest))
+        buffer.writeInteger(UInt8(rest))
     }
 }
