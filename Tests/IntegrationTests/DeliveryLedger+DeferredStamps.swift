@@ -6,8 +6,8 @@ import PostgresStore
 import Testing
 
 /// A push sent in batches leaves its update stamps pending in `delivery_stamps`. A later push that an instance could
-/// skip finds them in its select, folds them and reads again; the recurring fold takes those of finished pushes.
-/// Neither lowers a stamp.
+/// skip finds them in its select, folds them and reads again; lookups read them where they are; a newer push drops
+/// them once it has finished. None of this lowers a stamp.
 @Suite struct DeliveryLedgerDeferredStampTests {
     static func update(_ timestamp: Int) -> String {
         #"{"audience":"all","device_types":["ios"],"notification":{"ios":{"live_activity":{"event":"update","#
@@ -76,39 +76,104 @@ import Testing
             #expect(try await stamps(current) == "1700000010,1700000009,1700000009")
             #expect(try await stamps(lastPush) == c.id.uuidString.lowercased(), "the newer update's push must stay")
             #expect(try await stamps("SELECT count(*)::text FROM delivery_stamps") == "0")
-            #expect(try await ledger.foldFinishedStamps() == 0)
+            #expect(try await ledger.settleStamps() == .init())
         }
     }
 
-    @Test func stampsOfAPushStillSendingWaitUntilItFinishes() async throws {
+    /// A channel lookup and a tap's attribution read a pending stamp where it is; no instance row is written.
+    @Test func pendingStampsAreReadWhereTheyAre() async throws {
         try await GatewayHarness.run { gw in
             let app = try await gw.createApp()
-            try await gw.seedActivities(appKey: app.key, count: 2)
+            try await gw.seedActivities(appKey: app.key, count: 3)
             let ledger = DeliveryLedger(database: gw.database)
-            let push = try await Self.post(1_700_000_005, gw: gw, app: app)
-            let targets = try await ledger.firstChunk(of: push, limit: 10).targets
-            var outcome = ChunkOutcome(cursor: targets[0].channelID, processed: 1, sendStartedAt: Date())
-            outcome.accepted = [targets[0]]
-            #expect(try await ledger.record(outcome, push: push, seq: 0, lastOfBatch: false, deferStamps: true) != nil)
-            #expect(try await ledger.foldFinishedStamps() == 0, "the push is still sending")
-            #expect(try await ledger.foldFinishedStamps(olderThan: .zero) == 1, "unless its stamps are old enough")
-            let stamped = try await gw.database.scalar(
-                "SELECT count(*) FROM live_activities WHERE last_apns_timestamp = 1700000005", as: Int64.self)
-            #expect(stamped == 1)
+            let channel = try await gw.database.scalar(
+                "SELECT channel_id FROM live_activities WHERE system_activity_id = 'sys-seed-2'", as: UUID.self)
+            let lastUpdate = {
+                let lookup = try await gw.request(.get, "/api/channels/\(channel)", auth: app.server)
+                let activities = (lookup.json["channel"] as? [String: Any])?["live_activities"] as? [[String: Any]]
+                return try #require(activities?.first)["last_update"] as? String
+            }
+            let attribution = {
+                let launch = try await gw.request(
+                    .post, "/api/channels/\(channel)/launches", json: #"{"system_activity_id":"sys-seed-2"}"#,
+                    auth: app.device)
+                return launch.json["push_id"] as? String
+            }
+            #expect(try await lastUpdate() == nil)
+            #expect(try await attribution() == nil)
+
+            // Push A reaches the three instances in three chunks (rows), the middle one holding the looked-up channel.
+            let a = try await Self.post(1_700_000_005, gw: gw, app: app)
+            for target in try await ledger.firstChunk(of: a, limit: 10).targets {
+                var outcome = ChunkOutcome(cursor: target.channelID, processed: 1, sendStartedAt: Date())
+                outcome.firstChannel = target.channelID
+                outcome.accepted = [target]
+                try await ledger.record(outcome, push: a, seq: 0, deferStamps: true)
+            }
+            #expect(try await lastUpdate() != nil, "the pending stamp's delivery time")
+            #expect(try await attribution() == a.id.uuidString.lowercased())
+            let written =
+                "SELECT count(*) FROM live_activities WHERE last_update_at IS NOT NULL OR last_push_id IS NOT NULL"
+            #expect(try await gw.database.scalar(PostgresQuery(unsafeSQL: written), as: Int64.self) == 0)
+
+            // An update stamped in the row that is newer than the pending one wins; an older one does not.
+            _ = try await gw.database.scalar(
+                """
+                UPDATE live_activities SET last_apns_timestamp = 1700000006, last_push_id = NULL
+                WHERE channel_id = \(channel) RETURNING 1
+                """, as: Int32.self)
+            #expect(try await attribution() == nil)
+            _ = try await gw.database.scalar(
+                "UPDATE live_activities SET last_apns_timestamp = 1700000004 WHERE channel_id = \(channel) RETURNING 1",
+                as: Int32.self)
+            #expect(try await attribution() == a.id.uuidString.lowercased())
         }
     }
 
-    /// The last batch of a push queues a fold at once (the recurring one may be 5 s away), and folds that run side by
-    /// side take disjoint rows and still leave each instance with its newest stamp.
-    @Test func theLastBatchQueuesAFoldAndFoldsSideBySideKeepTheNewestStamp() async throws {
+    /// An older push folds only the pending rows of the channels its chunk reads: a large one folds as it goes.
+    @Test func anOlderPushFoldsTheRowsOfItsChunkOnly() async throws {
+        try await GatewayHarness.run { gw in
+            let app = try await gw.createApp()
+            try await gw.seedActivities(appKey: app.key, count: 3)
+            let ledger = DeliveryLedger(database: gw.database)
+            let stamps = { (sql: String) in
+                try await gw.database.scalar(PostgresQuery(unsafeSQL: sql), as: String.self)
+            }
+            let current = """
+                SELECT string_agg(coalesce(last_apns_timestamp::text, '-'), ',' ORDER BY channel_id)
+                FROM live_activities
+                """
+            let a = try await Self.post(1_700_000_005, gw: gw, app: app)
+            let targets = try await ledger.firstChunk(of: a, limit: 10).targets
+            for target in targets {  // one row per channel
+                var outcome = ChunkOutcome(cursor: target.channelID, processed: 1, sendStartedAt: Date())
+                outcome.firstChannel = target.channelID
+                outcome.accepted = [target]
+                try await ledger.record(outcome, push: a, seq: 0, deferStamps: true)
+            }
+            let b = try await Self.post(1_700_000_004, gw: gw, app: app)
+            let first = try await ledger.chunk(of: b, after: nil, upTo: nil, limit: 1)
+            #expect(first.map(\.lastTimestamp) == [1_700_000_005])
+            #expect(try await stamps(current) == "1700000005,-,-")
+            let rest = try await ledger.chunk(of: b, after: first[0].channelID, upTo: targets[1].channelID, limit: 5)
+            #expect(rest.map(\.lastTimestamp) == [1_700_000_005])
+            #expect(try await stamps(current) == "1700000005,1700000005,-")
+            #expect(try await stamps("SELECT count(*)::text FROM delivery_stamps") == "1")
+        }
+    }
+
+    /// Once a newer push of the name has finished, the older push's rows are dropped without writing the instances the
+    /// newer one reached; those it did not reach get the older stamp. An `end` to every instance drops the rest.
+    @Test func aNewerPushSupersedesPendingStampsAndAnEndDropsThem() async throws {
         try await GatewayHarness.run { gw in
             let app = try await gw.createApp()
             try await gw.seedActivities(appKey: app.key, count: 40)
             let ledger = DeliveryLedger(database: gw.database)
             let count = { (sql: String) in try await gw.database.scalar(PostgresQuery(unsafeSQL: sql), as: Int64.self) }
-            // Two pushes in two batches each, one target per chunk: 80 pending rows, every instance in two of them.
+            let settles = "SELECT count(*) FROM jobs WHERE kind = 'delivery.fold_stamps' AND run_at <= now()"
+            // Two pushes in two batches each, one target per chunk. The older reaches all 40, the newer 30 of them.
             var pushes: [PushForDelivery] = []
-            for timestamp in [1_700_000_006, 1_700_000_007] {  // the newer second, or its select folds the first's
+            for (timestamp, reach) in [(1_700_000_006, 40), (1_700_000_007, 30)] {
                 let push = try await Self.post(timestamp, gw: gw, app: app)
                 _ = try await gw.database.scalar(
                     """
@@ -121,23 +186,32 @@ import Testing
                 #expect(targets.count == 40)
                 for (i, target) in targets.enumerated() {
                     var outcome = ChunkOutcome(cursor: target.channelID, processed: 1, sendStartedAt: Date())
-                    outcome.accepted = [target]
-                    let seq = Int32(i / 20)
+                    outcome.firstChannel = target.channelID
+                    if i < reach { outcome.accepted = [target] } else { outcome.skipped = 1 }
                     try await ledger.record(
-                        outcome, push: push, seq: seq, lastOfBatch: i % 20 == 19, deferStamps: true)
+                        outcome, push: push, seq: Int32(i / 20), lastOfBatch: i % 20 == 19, deferStamps: true)
                 }
                 pushes.append(push)
+                #expect(try await count(settles) == (pushes.count == 1 ? 0 : 1), "queued when another push is pending")
             }
-            let folds = "SELECT count(*) FROM jobs WHERE kind = 'delivery.fold_stamps' AND run_at <= now()"
-            #expect(try await count(folds) == 2, "one fold queued by each push's last batch, none by the others")
-            #expect(try await count("SELECT count(*) FROM delivery_stamps") == 80)
-            #expect((40...80).contains(try await ledger.foldFinishedStamps(statements: 4)))
-            #expect(try await count("SELECT count(*) FROM delivery_stamps") == 0)
-            let newest = """
+            #expect(try await count("SELECT count(*) FROM delivery_stamps") == 70)
+            let settled = try await ledger.settleStamps()
+            #expect(settled == .init(rowsDropped: 40, instancesStamped: 10))
+            #expect(try await count("SELECT count(*) FROM delivery_stamps") == 30)
+            #expect(try await count("SELECT count(*) FROM delivery_stamp_pushes") == 1)
+            let older = """
                 SELECT count(*) FROM live_activities
-                WHERE last_apns_timestamp = 1700000007 AND last_push_id = '\(pushes[1].id.uuidString.lowercased())'
+                WHERE last_apns_timestamp = 1700000006 AND last_push_id = '\(pushes[0].id.uuidString.lowercased())'
                 """
-            #expect(try await count(newest) == 40, "the older push, folded alongside, never lowers a stamp")
+            #expect(try await count(older) == 10, "the 10 the newer push did not reach")
+            #expect(try await count("SELECT count(*) FROM live_activities WHERE last_push_id IS NULL") == 30)
+            #expect(try await ledger.settleStamps() == .init(), "one push pending: nothing to drop")
+
+            _ = try await count(
+                "WITH e AS (UPDATE live_activities SET state = 'ended', ended_at = now() RETURNING 1) SELECT count(*) FROM e"
+            )
+            #expect(try await ledger.settleStamps() == .init(rowsDropped: 30, instancesStamped: 0))
+            #expect(try await count("SELECT count(*) FROM delivery_stamp_pushes") == 0)
         }
     }
 }

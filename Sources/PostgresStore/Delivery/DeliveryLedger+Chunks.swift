@@ -19,6 +19,8 @@ public struct ChunkOutcome: Sendable {
     /// Instances that accepted a priority-10 update their budget counts.
     public var budgeted: [Int64] = []
     public var configurationError: String?
+    /// The first channel id of the chunk (its deferred stamps' row covers this one to `cursor`).
+    public var firstChannel: UUID?
     /// The last channel id of the chunk: where the batch resumes.
     public var cursor: UUID
     public var processed: Int
@@ -39,7 +41,7 @@ extension DeliveryLedger {
     /// cursor; a configuration error fails the push and stops its batches. `lastOfBatch`: nothing follows this chunk
     /// in its batch, which is marked finished with it. A chunk that all went through and is not the last is one
     /// statement (atomic by itself, no BEGIN / COMMIT round trips); anything else is one transaction.
-    /// `deferStamps`: an update's instance stamps go to `delivery_stamps`, to be folded in after the push
+    /// `deferStamps`: an update's instance stamps go to `delivery_stamps` and stay pending there, read where they are
     /// (`DeliveryLedger+DeferredStamps.swift`); a push sent in batches does that, a single-chunk push stamps at once.
     /// The same statement declares the batch's next chunk as in flight (`DeliveryLedger+Supersession.swift`).
     /// Returns how many superseding pushes the next chunk must honour, or nil once the batch stopped (the push was
@@ -117,7 +119,7 @@ extension DeliveryLedger {
     }
 
     /// One statement: the delivery stamp of every accepted instance (an `end` also ends it; a deferred update's goes
-    /// to one pending `delivery_stamps` row), and the chunk's counts and cursor on its batch row, answering the
+    /// to one pending `delivery_stamps` row, its push to `delivery_stamp_pushes`), and the chunk's counts and cursor on its batch row, answering the
     /// batch's state and superseding count. A batch that was stopped while this chunk was in flight takes back from its
     /// `canceled` what the chunk did process. Unless `last`, the batch's next chunk is declared in flight.
     /// A stamp moves an instance's last push only forward in `PushOrder` (timestamp, then acceptance).
@@ -161,10 +163,17 @@ extension DeliveryLedger {
                 WHERE l.id = ANY(\(stamped.isEmpty ? outcome.budgeted : [])::int8[])
             ),
             deferred AS (
-                INSERT INTO delivery_stamps (push_id, app_id, activity_name, apns_timestamp, push_seq, instance_ids)
+                INSERT INTO delivery_stamps (push_id, app_id, activity_name, apns_timestamp, push_seq, instance_ids,
+                                             first_channel, last_channel)
                 SELECT \(push.id), \(push.appID), \(push.targets.name ?? ""), \(ts), \(pushSeq),
-                       \(later.map(\.instanceID))::int8[]
+                       \(later.map(\.instanceID))::int8[], \(outcome.firstChannel ?? outcome.cursor), \(outcome.cursor)
                 WHERE \(later.count) > 0
+            ),
+            deferring AS (
+                INSERT INTO delivery_stamp_pushes (push_id, app_id, activity_name, apns_timestamp, push_seq)
+                SELECT \(push.id), \(push.appID), \(push.targets.name ?? ""), \(ts), \(pushSeq)
+                WHERE \(later.count) > 0
+                ON CONFLICT (push_id) DO NOTHING
             ),
             targets AS (
                 SELECT * FROM unnest(\(stamped.map(\.row))::text[]::tid[], \(stamped.map(\.instanceID))::int8[])
@@ -269,13 +278,14 @@ extension DeliveryLedger {
                                    ELSE finished_at END
             WHERE id = \(pushID)
             RETURNING coalesce(batches_done = batches_total, false)
-                AND EXISTS (SELECT 1 FROM delivery_stamps s WHERE s.push_id = pushes.id)
+                AND EXISTS (SELECT 1 FROM delivery_stamp_pushes dp
+                            WHERE dp.app_id = pushes.app_id AND dp.activity_name = pushes.activity_name
+                              AND dp.push_id <> pushes.id)
             """, logger: logger)
         var pushDone = false
         for try await done in rows.decode(Bool.self) { pushDone = done }
-        // The push's last batch, if the push deferred stamps (one sent in batches did): they are folded now, not at
-        // the recurring fold's next slot (up to 5 s later; a million instances were folded 12.3-12.8 s after the
-        // push, now 4.1-4.8 s).
+        // The push's last batch, if other pushes of its name have stamps pending: those this push supersedes are
+        // dropped now (`DeliveryLedger+DeferredStamps.swift`), not at the recurring run's next slot.
         if pushDone {
             _ = try await PostgresJobQueue.enqueue(
                 [

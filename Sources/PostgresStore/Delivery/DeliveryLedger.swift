@@ -121,7 +121,10 @@ public struct DeliveryLedger: Sendable {
             blocked = decoded.blocked
             inline = decoded.extra.map(Int.init)
         }
-        if blocked { targets = try await self.foldAndReread(push, after: nil, upTo: nil, limit: limit + 1) }
+        if blocked {
+            let through = targets.count > limit ? targets.last?.channelID : nil
+            targets = try await self.foldAndReread(push, after: nil, upTo: nil, through: through, limit: limit + 1)
+        }
         return (targets, inline)
     }
 
@@ -133,14 +136,18 @@ public struct DeliveryLedger: Sendable {
         let (targets, blocked) = try await push.targets.chunk(
             after: after, upTo: upTo, limit: limit, sentBy: (push.id, push.order), on: self.database.client,
             logger: self.logger)
-        return blocked ? try await self.foldAndReread(push, after: after, upTo: upTo, limit: limit) : targets
+        guard blocked else { return targets }
+        let through = targets.count == limit ? targets.last?.channelID : upTo
+        return try await self.foldAndReread(push, after: after, upTo: upTo, through: through, limit: limit)
     }
 
-    /// Another push's pending stamps could make some targets skip `push`: folds them, then reads the chunk again.
-    private func foldAndReread(_ push: PushForDelivery, after: UUID?, upTo: UUID?, limit: Int) async throws
-        -> [PushTargets.Target]
+    /// Another push's pending stamps could make some targets skip `push`: folds those of the channels the chunk read,
+    /// (after, through] (the stamps change what a target's row says, not which targets there are), then reads the
+    /// chunk again. A large push older than a pending one so folds a chunk's worth at a time, as it goes.
+    private func foldAndReread(_ push: PushForDelivery, after: UUID?, upTo: UUID?, through: UUID?, limit: Int)
+        async throws -> [PushTargets.Target]
     {
-        try await self.foldStamps(blocking: push)
+        try await self.foldStamps(blocking: push, after: after, through: through)
         return try await push.targets.chunk(
             after: after, upTo: upTo, limit: limit, on: self.database.client, logger: self.logger
         ).targets

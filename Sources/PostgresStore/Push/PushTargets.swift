@@ -167,8 +167,8 @@ public struct PushTargets: Sendable {
 
     /// The select of the next `limit` targets with channel ids in (after, upTo], in channel order; its columns are
     /// `channel_id, instance_id, row_ref, token, last_timestamp, last_seq, hold`, as `Target` has them, then `blocked`:
-    /// whether another push of the same name left pending stamps newer in `PushOrder` than the push `sentBy`
-    /// (evaluated once; false without `sentBy`).
+    /// whether another push of the same name left pending stamps newer in `PushOrder` than the push `sentBy`, in rows
+    /// whose channels meet the range (evaluated once; false without `sentBy`).
     func chunkSelect(
         _ sql: inout SQLBuilder, after: UUID?, upTo: UUID?, limit: Int, sentBy push: (id: UUID, order: PushOrder)?
     ) -> String {
@@ -181,7 +181,9 @@ public struct PushTargets: Sendable {
             blocked = """
                 EXISTS (SELECT 1 FROM delivery_stamps s WHERE s.app_id = \(sql.bind(self.appID))
                     AND s.activity_name = \(sql.bind(name)) AND s.apns_timestamp >= \(sql.bind(push.order.timestamp))
-                    AND (s.apns_timestamp, s.push_seq) > (\(sql.bind(push.order.timestamp)), \(sql.bind(push.order.seq))))
+                    AND (s.apns_timestamp, s.push_seq) > (\(sql.bind(push.order.timestamp)), \(sql.bind(push.order.seq)))\(
+                    after.map { " AND s.last_channel > \(sql.bind($0))" } ?? "")\(
+                    upTo.map { " AND s.first_channel <= \(sql.bind($0))" } ?? ""))
                 """
         }
         if self.isStart {

@@ -1,14 +1,15 @@
 import Foundation
 import PostgresNIO
 
-/// The tracked instances a channel lookup lists, as a prepared statement (see `ChannelLookupStatement`).
+/// The tracked instances a channel lookup lists, as a prepared statement (see `ChannelLookupStatement`). The last
+/// update's time includes stamps still pending (`PendingStamps`).
 struct ActivitySummariesStatement: ChannelScopedStatement {
-    static let name = "lagw_activity_summaries_v1"
+    static let name = "lagw_activity_summaries_v2"
     static let sql = """
         SELECT la.name, la.attributes_type, la.system_activity_id,
                CASE WHEN la.state = 'active' AND la.started_at <= now() - a.activity_max_age THEN 'expired'
                     ELSE la.state END,
-               la.started_at, la.last_update_at
+               la.started_at, \(PendingStamps.lastUpdate(of: "la"))
         FROM live_activities la JOIN apps a ON a.id = la.app_id
         WHERE la.channel_id = $1 AND la.app_id = $2 AND la.state IN ('active', 'invalid')
         ORDER BY la.name

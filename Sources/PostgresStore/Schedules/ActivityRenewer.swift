@@ -23,6 +23,8 @@ public struct ActivityRenewer: JobHandler {
     }
 
     public func run(_ job: ClaimedJob, logger: Logger) async throws {
+        // A renewal reads the rows' `last_update_at` and `last_push_id`: stamps of pushes sent in batches go in first.
+        try await DeliveryLedger(database: self.database).foldStampsOfAppsWithPolicies()
         let renewed = try await self.renew(now: Date())
         if renewed > 0 { logger.info("activities renewed", metadata: ["count": "\(renewed)"]) }
         try await Recurring.scheduleNext(kind: Self.kind, every: self.interval, after: Date(), database: self.database)

@@ -21,8 +21,8 @@ public struct IdleActivityEnder: JobHandler {
     }
 
     public func run(_ job: ClaimedJob, logger: Logger) async throws {
-        // An instance reached by a push sent in batches may have its stamp (`last_update_at`) still pending.
-        try await DeliveryLedger(database: self.database).foldStampsOfAppsWithIdleEnd()
+        // The idle check reads the rows' `last_update_at`: stamps of pushes sent in batches go in first.
+        try await DeliveryLedger(database: self.database).foldStampsOfAppsWithPolicies()
         var ended = 0
         repeat {
             let count = try await self.endIdle(now: Date())

@@ -202,7 +202,7 @@ public struct PostgresScheduleStore: ScheduleStore {
             """
             WITH ch AS (SELECT id FROM channels WHERE id = \(channelID) AND app_id = \(appID)),
             instance AS (
-                SELECT la.last_push_id FROM live_activities la
+                SELECT \(unescaped: PendingStamps.lastPush(of: "la")) AS last_push_id FROM live_activities la
                 WHERE la.channel_id IN (SELECT id FROM ch) AND la.system_activity_id = \(systemActivityID)
                 ORDER BY la.id DESC LIMIT 1
             ),
