@@ -52,10 +52,13 @@ struct PushBatchHandler: JobHandler {
         var clock = ContinuousClock.now
         var chunk: [PushTargets.Target]
         var gen: Int
+        let deferStamps = self.settings.deferStamps && !batch.sentByFanout
+        // A deferred stamp is recorded by id: the select need not read where each row is, and reads one index alone.
+        let rowRefs = !(deferStamps && push.targets.event == .update)
         if let first {
             (chunk, gen) = first
         } else {
-            chunk = try await self.select(push, after: batch.cursor ?? batch.lower, upTo: batch.upper)
+            chunk = try await self.select(push, after: batch.cursor ?? batch.lower, upTo: batch.upper, rowRefs: rowRefs)
             self.phase("select", since: &clock)
             // Declared after the select: a push that superseded this one before is honoured when the chunk is sent.
             guard let declared = try await self.ledger.declareChunk(pushID: push.id, seq: seq) else { return }
@@ -68,7 +71,8 @@ struct PushBatchHandler: JobHandler {
             // The next chunk is read while this one is sent and recorded: its channels all come after this
             // chunk's, so nothing recorded here changes what it reads.
             let full = chunk.count == self.settings.chunkSize
-            async let following = full ? self.select(push, after: last.channelID, upTo: batch.upper) : []
+            async let following =
+                full ? self.select(push, after: last.channelID, upTo: batch.upper, rowRefs: rowRefs) : []
             clock = ContinuousClock.now
             let outcome = try await self.send(
                 chunk, last: last.channelID, push: push, seq: seq, topic: topic, credentials: credentials,
@@ -77,8 +81,7 @@ struct PushBatchHandler: JobHandler {
             // A chunk shorter than a full one is the batch's last: the batch is finished in the same transaction.
             // Otherwise the record declares the next chunk in flight.
             let next = try await self.ledger.record(
-                outcome, push: push, seq: seq, lastOfBatch: !full,
-                deferStamps: self.settings.deferStamps && !batch.sentByFanout)
+                outcome, push: push, seq: seq, lastOfBatch: !full, deferStamps: deferStamps)
             self.phase("record", since: &clock)
             self.count(outcome)
             if let reason = outcome.configurationError {
@@ -102,8 +105,11 @@ struct PushBatchHandler: JobHandler {
     }
 
     /// The next chunk of the batch's targets: channel ids in (after, upTo].
-    private func select(_ push: PushForDelivery, after: UUID?, upTo: UUID?) async throws -> [PushTargets.Target] {
-        try await self.ledger.chunk(of: push, after: after, upTo: upTo, limit: self.settings.chunkSize)
+    private func select(_ push: PushForDelivery, after: UUID?, upTo: UUID?, rowRefs: Bool) async throws
+        -> [PushTargets.Target]
+    {
+        try await self.ledger.chunk(
+            of: push, after: after, upTo: upTo, limit: self.settings.chunkSize, rowRefs: rowRefs)
     }
 
     /// Sends the targets of `chunk` that neither a newer push reached nor a superseding push reaches (`PushOrder`),

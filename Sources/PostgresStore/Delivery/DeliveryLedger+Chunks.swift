@@ -125,7 +125,8 @@ extension DeliveryLedger {
     /// A stamp moves an instance's last push only forward in `PushOrder` (timestamp, then acceptance).
     ///
     /// The stamp goes to each row where the chunk's select found it (`ctid`, checked against the id), which spares a
-    /// primary-key probe per instance. A row that has moved since (a rotation wrote a new version) is stamped by id.
+    /// primary-key probe per instance. A row that has moved since (a rotation wrote a new version), or whose place the
+    /// select did not read (`Target.row` empty), is stamped by id.
     static func stampAndCount(
         _ outcome: ChunkOutcome, push: PushForDelivery, seq: Int32, deferStamps: Bool, last: Bool = false
     ) -> PostgresQuery {
@@ -176,8 +177,8 @@ extension DeliveryLedger {
                 ON CONFLICT (push_id) DO NOTHING
             ),
             targets AS (
-                SELECT * FROM unnest(\(stamped.map(\.row))::text[]::tid[], \(stamped.map(\.instanceID))::int8[])
-                    AS x(row, id)
+                SELECT nullif(r, '')::tid AS row, id
+                FROM unnest(\(stamped.map(\.row))::text[], \(stamped.map(\.instanceID))::int8[]) AS x(r, id)
             ),
             stamp AS (SELECT \(ts)::int8 AS ts, \(pushSeq)::int8 AS seq, \(push.id)::uuid AS push_id),
             b AS (SELECT \(inStamp)::int8[] AS ids),

@@ -130,26 +130,28 @@ public struct DeliveryLedger: Sendable {
 
     /// The next `limit` targets of `push` with channel ids in (after, upTo]. Pending stamps of another push that could
     /// make one of them skip this push are folded in first (the select says so, and is then made again).
-    public func chunk(of push: PushForDelivery, after: UUID?, upTo: UUID?, limit: Int) async throws
-        -> [PushTargets.Target]
+    /// `rowRefs`: see `PushTargets.chunk`; a chunk whose stamps are deferred does not need them.
+    public func chunk(of push: PushForDelivery, after: UUID?, upTo: UUID?, limit: Int, rowRefs: Bool = true)
+        async throws -> [PushTargets.Target]
     {
         let (targets, blocked) = try await push.targets.chunk(
-            after: after, upTo: upTo, limit: limit, sentBy: (push.id, push.order), on: self.database.client,
-            logger: self.logger)
+            after: after, upTo: upTo, limit: limit, sentBy: (push.id, push.order), rowRefs: rowRefs,
+            on: self.database.client, logger: self.logger)
         guard blocked else { return targets }
         let through = targets.count == limit ? targets.last?.channelID : upTo
-        return try await self.foldAndReread(push, after: after, upTo: upTo, through: through, limit: limit)
+        return try await self.foldAndReread(
+            push, after: after, upTo: upTo, through: through, limit: limit, rowRefs: rowRefs)
     }
 
     /// Another push's pending stamps could make some targets skip `push`: folds those of the channels the chunk read,
     /// (after, through] (the stamps change what a target's row says, not which targets there are), then reads the
     /// chunk again. A large push older than a pending one so folds a chunk's worth at a time, as it goes.
-    private func foldAndReread(_ push: PushForDelivery, after: UUID?, upTo: UUID?, through: UUID?, limit: Int)
-        async throws -> [PushTargets.Target]
-    {
+    private func foldAndReread(
+        _ push: PushForDelivery, after: UUID?, upTo: UUID?, through: UUID?, limit: Int, rowRefs: Bool = true
+    ) async throws -> [PushTargets.Target] {
         try await self.foldStamps(blocking: push, after: after, through: through)
         return try await push.targets.chunk(
-            after: after, upTo: upTo, limit: limit, on: self.database.client, logger: self.logger
+            after: after, upTo: upTo, limit: limit, rowRefs: rowRefs, on: self.database.client, logger: self.logger
         ).targets
     }
 

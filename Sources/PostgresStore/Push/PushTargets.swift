@@ -147,15 +147,27 @@ public struct PushTargets: Sendable {
     /// The next `limit` targets with channel ids in (after, upTo]. Rows are decoded column by column (`Target(_:)`).
     /// `blocked`: another push's pending stamps could make one of them skip the push `sentBy` (its id and APNs
     /// timestamp; see `DeliveryLedger.chunk(of:after:upTo:limit:)`).
+    /// `rowRefs`: read each row's place (`Target.row`), which takes the row from the heap; without it the select reads
+    /// the covering index alone (`sql/0025_covering_targets.sql`), and a stamp goes by id.
     public func chunk(
-        after: UUID?, upTo: UUID?, limit: Int, sentBy push: (id: UUID, order: PushOrder)? = nil,
+        after: UUID?, upTo: UUID?, limit: Int, sentBy push: (id: UUID, order: PushOrder)? = nil, rowRefs: Bool = true,
         on client: PostgresClient, logger: Logger
     ) async throws -> (targets: [Target], blocked: Bool) {
-        var sql = SQLBuilder()
-        let select = self.chunkSelect(&sql, after: after, upTo: upTo, limit: limit, sentBy: push)
         var targets: [Target] = []
         targets.reserveCapacity(limit)
         var blocked = false
+        if !rowRefs, let push,
+            let statement = BatchChunkStatement(self, after: after, upTo: upTo, limit: limit, sentBy: push)
+        {
+            for try await row in try await client.execute(statement, logger: logger) {
+                targets.append(row.target)
+                blocked = row.blocked
+            }
+            return (targets, blocked)
+        }
+        var sql = SQLBuilder()
+        let select = self.chunkSelect(
+            &sql, after: after, upTo: upTo, limit: limit, sentBy: push, rowRefs: rowRefs)
         let rows = try await client.query(PostgresQuery(unsafeSQL: select, binds: sql.binds), logger: logger)
         for try await row in rows {
             let decoded = try Target.decode(row)
@@ -170,7 +182,8 @@ public struct PushTargets: Sendable {
     /// whether another push of the same name left pending stamps newer in `PushOrder` than the push `sentBy`, in rows
     /// whose channels meet the range (evaluated once; false without `sentBy`).
     func chunkSelect(
-        _ sql: inout SQLBuilder, after: UUID?, upTo: UUID?, limit: Int, sentBy push: (id: UUID, order: PushOrder)?
+        _ sql: inout SQLBuilder, after: UUID?, upTo: UUID?, limit: Int, sentBy push: (id: UUID, order: PushOrder)?,
+        rowRefs: Bool = true
     ) -> String {
         let source = self.source(&sql)
         var range = ""
@@ -201,7 +214,8 @@ public struct PushTargets: Sendable {
         }
         let hold = self.updateBudgets.isEmpty ? "0" : self.updateHold(&sql)
         let columns =
-            "t.channel_id, t.id AS instance_id, t.ctid::text AS row_ref, t.push_token AS token,"
+            "t.channel_id, t.id AS instance_id, \(rowRefs ? "t.ctid::text" : "''::text") AS row_ref,"
+            + " t.push_token AS token,"
             + " t.last_apns_timestamp AS last_timestamp, t.last_push_seq AS last_seq, (\(hold))::int2 AS hold"
         return """
             SELECT \(columns), \(blocked) AS blocked \(source)\(range) ORDER BY t.channel_id LIMIT \(sql.bind(limit))
