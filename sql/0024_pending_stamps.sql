@@ -7,8 +7,8 @@
 -- - a channel lookup (`last_update_at`) and a tap's attribution (`last_push_id`) look up the one pending row of
 --   each pending push whose channel range holds the instance;
 -- - apps with an idle-end or a renewal policy fold their stamps before those jobs read the rows (as before).
--- The pending rows of a push are dropped once a newer push of the same name has finished and covers its instances
--- (the few it does not cover are folded), or once the name has no active instance left.
+-- The pending rows of a push are dropped once a newer push of the same name that left pending rows too has finished
+-- (the instances it did not reach are stamped), and folded once the name has no active instance left.
 --
 -- Each row now says which channel ids its chunk covered, [first_channel, last_channel], and each push with pending
 -- rows has one row in `delivery_stamp_pushes`: a lookup probes one index range per pending push of the name.

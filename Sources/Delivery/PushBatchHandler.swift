@@ -119,7 +119,6 @@ struct PushBatchHandler: JobHandler {
         credentials: APNsCredentials, gen: Int, superseders: inout Superseders
     ) async throws -> ChunkOutcome {
         var outcome = ChunkOutcome(cursor: last, processed: chunk.count, sendStartedAt: Date())
-        outcome.firstChannel = chunk.first?.channelID
         let reached = try await superseders.reached(chunk, gen: gen, push: push, ledger: self.ledger)
         var pending: [Int] = []
         for (index, target) in chunk.enumerated() {

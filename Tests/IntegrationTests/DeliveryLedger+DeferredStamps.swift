@@ -106,7 +106,6 @@ import Testing
             let a = try await Self.post(1_700_000_005, gw: gw, app: app)
             for target in try await ledger.firstChunk(of: a, limit: 10).targets {
                 var outcome = ChunkOutcome(cursor: target.channelID, processed: 1, sendStartedAt: Date())
-                outcome.firstChannel = target.channelID
                 outcome.accepted = [target]
                 try await ledger.record(outcome, push: a, seq: 0, deferStamps: true)
             }
@@ -147,7 +146,6 @@ import Testing
             let targets = try await ledger.firstChunk(of: a, limit: 10).targets
             for target in targets {  // one row per channel
                 var outcome = ChunkOutcome(cursor: target.channelID, processed: 1, sendStartedAt: Date())
-                outcome.firstChannel = target.channelID
                 outcome.accepted = [target]
                 try await ledger.record(outcome, push: a, seq: 0, deferStamps: true)
             }
@@ -163,8 +161,9 @@ import Testing
     }
 
     /// Once a newer push of the name has finished, the older push's rows are dropped without writing the instances the
-    /// newer one reached; those it did not reach get the older stamp. An `end` to every instance drops the rest.
-    @Test func aNewerPushSupersedesPendingStampsAndAnEndDropsThem() async throws {
+    /// newer one reached; those it did not reach get the older stamp. Not while a chunk of the older push is in flight.
+    /// Once no instance of the name is active, the rest are folded.
+    @Test func aNewerPushSupersedesPendingStampsAndTheRestFoldOnceNoneIsActive() async throws {
         try await GatewayHarness.run { gw in
             let app = try await gw.createApp()
             try await gw.seedActivities(appKey: app.key, count: 40)
@@ -186,7 +185,6 @@ import Testing
                 #expect(targets.count == 40)
                 for (i, target) in targets.enumerated() {
                     var outcome = ChunkOutcome(cursor: target.channelID, processed: 1, sendStartedAt: Date())
-                    outcome.firstChannel = target.channelID
                     if i < reach { outcome.accepted = [target] } else { outcome.skipped = 1 }
                     try await ledger.record(
                         outcome, push: push, seq: Int32(i / 20), lastOfBatch: i % 20 == 19, deferStamps: true)
@@ -195,6 +193,18 @@ import Testing
                 #expect(try await count(settles) == (pushes.count == 1 ? 0 : 1), "queued when another push is pending")
             }
             #expect(try await count("SELECT count(*) FROM delivery_stamps") == 70)
+            // A chunk of the older push still in flight (a canceled push's last one is recorded): not settled yet.
+            let lease = { (until: String) in
+                try await count(
+                    """
+                    WITH b AS (UPDATE push_batches SET sending_until = \(until)
+                               WHERE push_id = '\(pushes[0].id)' AND seq = 0 RETURNING 1)
+                    SELECT count(*) FROM b
+                    """)
+            }
+            #expect(try await lease("now() + interval '1 minute'") == 1)
+            #expect(try await ledger.settleStamps() == .init())
+            #expect(try await lease("NULL") == 1)
             let settled = try await ledger.settleStamps()
             #expect(settled == .init(rowsDropped: 40, instancesStamped: 10))
             #expect(try await count("SELECT count(*) FROM delivery_stamps") == 30)
@@ -207,11 +217,16 @@ import Testing
             #expect(try await count("SELECT count(*) FROM live_activities WHERE last_push_id IS NULL") == 30)
             #expect(try await ledger.settleStamps() == .init(), "one push pending: nothing to drop")
 
+            // Every instance ends (by the device, say): the newer push's rows are folded, for taps on ended activities.
             _ = try await count(
                 "WITH e AS (UPDATE live_activities SET state = 'ended', ended_at = now() RETURNING 1) SELECT count(*) FROM e"
             )
-            #expect(try await ledger.settleStamps() == .init(rowsDropped: 30, instancesStamped: 0))
+            #expect(try await ledger.settleStamps() == .init(rowsDropped: 0, instancesStamped: 30))
+            #expect(try await count("SELECT count(*) FROM delivery_stamps") == 0)
             #expect(try await count("SELECT count(*) FROM delivery_stamp_pushes") == 0)
+            let newer =
+                "SELECT count(*) FROM live_activities WHERE last_push_id = '\(pushes[1].id.uuidString.lowercased())'"
+            #expect(try await count(newer) == 30)
         }
     }
 }

@@ -19,8 +19,6 @@ public struct ChunkOutcome: Sendable {
     /// Instances that accepted a priority-10 update their budget counts.
     public var budgeted: [Int64] = []
     public var configurationError: String?
-    /// The first channel id of the chunk (its deferred stamps' row covers this one to `cursor`).
-    public var firstChannel: UUID?
     /// The last channel id of the chunk: where the batch resumes.
     public var cursor: UUID
     public var processed: Int
@@ -132,6 +130,12 @@ extension DeliveryLedger {
     ) -> PostgresQuery {
         let event = push.targets.event
         let later = deferStamps && event == .update ? outcome.accepted : []
+        // The channels the deferred row holds, first to last (answers arrive in any order).
+        let channels = later.map(\.channelID)
+        let range = (
+            first: channels.min { $0.precedes($1) } ?? outcome.cursor,
+            last: channels.max { $0.precedes($1) } ?? outcome.cursor
+        )
         let stamped = event == .start || !later.isEmpty ? [] : outcome.accepted
         let ends = event == .end ? ", state = 'ended', ended_reason = 'end_pushed', ended_at = now()" : ""
         // A row is updated once per statement: instances stamped here count their budget in the same update.
@@ -167,7 +171,7 @@ extension DeliveryLedger {
                 INSERT INTO delivery_stamps (push_id, app_id, activity_name, apns_timestamp, push_seq, instance_ids,
                                              first_channel, last_channel)
                 SELECT \(push.id), \(push.appID), \(push.targets.name ?? ""), \(ts), \(pushSeq),
-                       \(later.map(\.instanceID))::int8[], \(outcome.firstChannel ?? outcome.cursor), \(outcome.cursor)
+                       \(later.map(\.instanceID))::int8[], \(range.first), \(range.last)
                 WHERE \(later.count) > 0
             ),
             deferring AS (

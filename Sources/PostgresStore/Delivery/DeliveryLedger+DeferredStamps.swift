@@ -49,16 +49,14 @@ extension DeliveryLedger {
     /// Folds the pending rows that `select` picks (a query of `delivery_stamps` ids), a few at a time (each statement
     /// its own transaction), until a statement finds none. A row another fold holds is waited for, then found gone
     /// (so a statement may take fewer than it could: only an empty one ends the loop).
-    /// `skipLocked`: rows another fold holds are left to it, so a statement that finds none ends the loop at once
-    /// (for folds that run side by side; a fold that must see every row applied before it returns waits instead).
-    private func fold(_ select: PostgresQuery, skipLocked: Bool = false) async throws -> Int {
+    func fold(_ select: PostgresQuery) async throws -> Int {
         var stamped = 0
         var deadlocks = 0
         while true {
             var taken: Int64 = 0
             do {
                 let rows = try await self.database.client.query(
-                    Self.foldStatement(select, skipLocked: skipLocked), logger: self.database.logger)
+                    Self.foldStatement(select), logger: self.database.logger)
                 for try await (pending, instances) in rows.decode((Int64, Int64).self) {
                     taken = pending
                     stamped += Int(instances)
@@ -73,13 +71,12 @@ extension DeliveryLedger {
 
     /// One statement: takes up to `foldRowsPerStatement` of the pending rows `select` picks, keeps the newest stamp
     /// per instance, writes it (`stampUpdate`), and answers how many pending rows and instances it took.
-    static func foldStatement(_ select: PostgresQuery, skipLocked: Bool = false) -> PostgresQuery {
+    static func foldStatement(_ select: PostgresQuery) -> PostgresQuery {
         // Only `select` has bindings: the text around it is fixed, so its `$n` stay as they are.
-        let lock = skipLocked ? "FOR UPDATE OF s SKIP LOCKED" : "FOR UPDATE OF s"
         let sql = """
             WITH taken AS (
                 DELETE FROM delivery_stamps
-                WHERE id IN (\(select.sql) ORDER BY 1 LIMIT \(Self.foldRowsPerStatement) \(lock))
+                WHERE id IN (\(select.sql) ORDER BY 1 LIMIT \(Self.foldRowsPerStatement) FOR UPDATE OF s)
                 RETURNING push_id, apns_timestamp, push_seq, delivered_at, instance_ids
             ),
             newest AS (
@@ -97,7 +94,8 @@ extension DeliveryLedger {
 
 extension DeliveryLedger {
     /// The update that writes pending stamps (`source`: rows of `id, push_id, apns_timestamp, push_seq, delivered_at`,
-    /// one per instance) into their instances, by primary key (see `sql/0011_deferred_stamps.sql`). Only a stamp
+    /// one per instance) into their instances, by primary key (see `sql/0011_deferred_stamps.sql`), whatever their
+    /// state (an ended activity stays on the Lock Screen, and a tap on it is attributed to its last push). Only a stamp
     /// newer in `PushOrder` than the instance's last push is written: an update sent in between by a single-chunk
     /// push stays, and an instance that already has it is not rewritten.
     static func stampUpdate(from source: String) -> String {
@@ -106,7 +104,7 @@ extension DeliveryLedger {
         SET (last_apns_timestamp, last_push_seq, last_update_at, last_push_id) =
             (x.apns_timestamp, x.push_seq, greatest(l.last_update_at, x.delivered_at), x.push_id)
         FROM \(source) x
-        WHERE l.id = x.id AND l.state = 'active'
+        WHERE l.id = x.id
           AND (x.apns_timestamp, x.push_seq) > (coalesce(l.last_apns_timestamp, 0), coalesce(l.last_push_seq, 0))
         """
     }

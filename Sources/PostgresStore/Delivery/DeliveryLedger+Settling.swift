@@ -7,9 +7,10 @@ import PostgresNIO
 extension DeliveryLedger {
     /// What one `settleStamps()` did.
     public struct Settled: Sendable, Equatable {
-        /// Pending rows dropped: their push was superseded, or their name has no active instance left.
+        /// Pending rows dropped because a newer push superseded them.
         public var rowsDropped = 0
-        /// Instances stamped from dropped rows because no newer pending push reached them.
+        /// Instances stamped: from dropped rows that no newer pending push reached, and from the rows of names without
+        /// an active instance left (folded).
         public var instancesStamped = 0
 
         public init(rowsDropped: Int = 0, instancesStamped: Int = 0) {
@@ -18,19 +19,29 @@ extension DeliveryLedger {
         }
     }
 
-    /// Settles the pending stamps of every name: for each name with more than one finished push pending, the rows of
-    /// the pushes older in `PushOrder` than the newest finished one are dropped (`supersede`); names without an
-    /// active instance lose their rows; pushes without rows lose their `delivery_stamp_pushes` row.
+    /// Settles the pending stamps of every name: for each name with more than one settled push pending (`settled`), the
+    /// rows of the pushes older in `PushOrder` than the newest settled one are dropped (`supersede`); names without an
+    /// active instance have their rows folded; settled pushes without rows lose their `delivery_stamp_pushes` row.
     @discardableResult
     public func settleStamps() async throws -> Settled {
         var settled = Settled()
+        let logger = self.database.logger
+        // A row whose push lost its `delivery_stamp_pushes` row (a chunk recorded as the push was settled) gets it back.
+        try await self.database.client.query(
+            """
+            INSERT INTO delivery_stamp_pushes (push_id, app_id, activity_name, apns_timestamp, push_seq)
+            SELECT DISTINCT ON (s.push_id) s.push_id, s.app_id, s.activity_name, s.apns_timestamp, s.push_seq
+            FROM delivery_stamps s
+            WHERE NOT EXISTS (SELECT 1 FROM delivery_stamp_pushes dp WHERE dp.push_id = s.push_id)
+            ON CONFLICT (push_id) DO NOTHING
+            """, logger: logger)
         let names = try await self.database.client.query(
             """
             SELECT dp.app_id, dp.activity_name
             FROM delivery_stamp_pushes dp LEFT JOIN pushes p ON p.id = dp.push_id
-            WHERE p.state IS NULL OR p.state NOT IN ('queued', 'sending')
+            WHERE \(unescaped: Self.settled())
             GROUP BY 1, 2 HAVING count(*) > 1
-            """, logger: self.database.logger
+            """, logger: logger
         ).collect()
         for row in names {
             let (appID, name) = try row.decode((Int64, String).self)
@@ -38,18 +49,27 @@ extension DeliveryLedger {
             settled.rowsDropped += dropped
             settled.instancesStamped += stamped
         }
-        settled.rowsDropped += try await self.dropStampsOfNamesWithoutActiveInstances()
+        settled.instancesStamped += try await self.foldStampsOfNamesWithoutActiveInstances()
         try await self.database.client.query(
             """
             DELETE FROM delivery_stamp_pushes dp
             WHERE NOT EXISTS (SELECT 1 FROM delivery_stamps s WHERE s.push_id = dp.push_id)
-              AND NOT EXISTS (SELECT 1 FROM pushes p WHERE p.id = dp.push_id AND p.state IN ('queued', 'sending'))
-            """, logger: self.database.logger)
+              AND NOT EXISTS (SELECT 1 FROM pushes p WHERE p.id = dp.push_id AND NOT \(unescaped: Self.settled()))
+            """, logger: logger)
         return settled
     }
 
-    /// Drops the pending rows of the finished pushes of `name` that are older than its newest finished pending push
-    /// N. An instance of a dropped row that a pending row of N, or of a push newer than N, also holds has a newer
+    /// Whether the push of `pending.push_id` (a `delivery_stamp_pushes` alias), joined as `p` (NULL once retention
+    /// deleted it), can add no more rows: it has finished, and no batch has a chunk in flight (a canceled push's last
+    /// chunk is still recorded).
+    static func settled(_ pending: String = "dp") -> String {
+        """
+        (coalesce(p.state NOT IN ('queued', 'sending'), true)
+         AND NOT EXISTS (SELECT 1 FROM push_batches b WHERE b.push_id = \(pending).push_id AND b.sending_until > now()))
+        """
+    }
+
+    /// Drops the pending rows of the settled pushes of `name` that are older than its newest settled pending push N. An instance of a dropped row that a pending row of N, or of a push newer than N, also holds has a newer
     /// stamp there. The others (N did not reach them: another audience, not active then) get the newest dropped stamp
     /// written, if it is newer than their own. Answers the rows dropped and the instances stamped.
     ///
@@ -58,8 +78,7 @@ extension DeliveryLedger {
     func supersede(appID: Int64, name: String) async throws -> (rows: Int, instances: Int) {
         let statement: PostgresQuery = """
             WITH pending AS (
-                SELECT dp.push_id, dp.apns_timestamp, dp.push_seq,
-                       coalesce(p.state NOT IN ('queued', 'sending'), true) AS finished
+                SELECT dp.push_id, dp.apns_timestamp, dp.push_seq, \(unescaped: Self.settled()) AS finished
                 FROM delivery_stamp_pushes dp LEFT JOIN pushes p ON p.id = dp.push_id
                 WHERE dp.app_id = \(appID) AND dp.activity_name = \(name)
             ),
@@ -110,31 +129,21 @@ extension DeliveryLedger {
         }
     }
 
-    /// Drops the pending rows of names that have no active instance left and no push of theirs still sending (an
-    /// `end` sent to all of them, say): there is no instance left to read them.
-    func dropStampsOfNamesWithoutActiveInstances() async throws -> Int {
-        let rows = try await self.database.client.query(
+    /// Folds the pending rows of names that have no active instance left and no push of theirs unsettled (an `end`
+    /// sent to all of them, say): nothing newer will reach those instances, and a tap on one that is still on the Lock
+    /// Screen is attributed to its last push.
+    func foldStampsOfNamesWithoutActiveInstances() async throws -> Int {
+        try await self.fold(
             """
-            WITH names AS (
-                SELECT DISTINCT dp.app_id, dp.activity_name FROM delivery_stamp_pushes dp
+            SELECT s.id FROM delivery_stamps s
+            WHERE (s.app_id, s.activity_name) IN (
+                SELECT dp.app_id, dp.activity_name FROM delivery_stamp_pushes dp
                 WHERE NOT EXISTS (SELECT 1 FROM live_activities l
                                   WHERE l.app_id = dp.app_id AND l.name = dp.activity_name AND l.state = 'active')
-                  AND NOT EXISTS (SELECT 1 FROM delivery_stamp_pushes o JOIN pushes p ON p.id = o.push_id
+                  AND NOT EXISTS (SELECT 1 FROM delivery_stamp_pushes o LEFT JOIN pushes p ON p.id = o.push_id
                                   WHERE o.app_id = dp.app_id AND o.activity_name = dp.activity_name
-                                    AND p.state IN ('queued', 'sending'))
-            ),
-            dropped AS (
-                DELETE FROM delivery_stamps s USING names n
-                WHERE s.app_id = n.app_id AND s.activity_name = n.activity_name
-                RETURNING 1
-            ),
-            gone AS (
-                DELETE FROM delivery_stamp_pushes dp USING names n
-                WHERE dp.app_id = n.app_id AND dp.activity_name = n.activity_name
+                                    AND NOT \(unescaped: Self.settled("o")))
             )
-            SELECT count(*)::int8 FROM dropped
-            """, logger: self.database.logger)
-        for try await count in rows.decode(Int64.self) { return Int(count) }
-        return 0
+            """)
     }
 }

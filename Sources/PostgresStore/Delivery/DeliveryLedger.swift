@@ -121,9 +121,10 @@ public struct DeliveryLedger: Sendable {
             blocked = decoded.blocked
             inline = decoded.extra.map(Int.init)
         }
-        if blocked {
-            let through = targets.count > limit ? targets.last?.channelID : nil
-            targets = try await self.foldAndReread(push, after: nil, upTo: nil, through: through, limit: limit + 1)
+        // More than `limit` targets: the push goes out in batches, whose chunks fold what they need; these are a sample.
+        if blocked && targets.count <= limit {
+            targets = try await self.foldAndReread(
+                push, after: nil, upTo: nil, through: targets.last?.channelID, limit: limit + 1)
         }
         return (targets, inline)
     }
@@ -146,13 +147,25 @@ public struct DeliveryLedger: Sendable {
     /// Another push's pending stamps could make some targets skip `push`: folds those of the channels the chunk read,
     /// (after, through] (the stamps change what a target's row says, not which targets there are), then reads the
     /// chunk again. A large push older than a pending one so folds a chunk's worth at a time, as it goes.
+    ///
+    /// A target read the first time may no longer qualify when the chunk is read again (it ended, its channel was
+    /// disabled, it aged out), and the chunk then reaches past `through`: the stamps of those channels are folded too,
+    /// and the chunk read once more, until it stays within what was folded.
     private func foldAndReread(
         _ push: PushForDelivery, after: UUID?, upTo: UUID?, through: UUID?, limit: Int, rowRefs: Bool = true
     ) async throws -> [PushTargets.Target] {
-        try await self.foldStamps(blocking: push, after: after, through: through)
-        return try await push.targets.chunk(
-            after: after, upTo: upTo, limit: limit, rowRefs: rowRefs, on: self.database.client, logger: self.logger
-        ).targets
+        var through = through
+        while true {
+            try await self.foldStamps(blocking: push, after: after, through: through)
+            let targets = try await push.targets.chunk(
+                after: after, upTo: upTo, limit: limit, rowRefs: rowRefs, on: self.database.client,
+                logger: self.logger
+            ).targets
+            guard let folded = through, let last = targets.last?.channelID, folded.precedes(last) else {
+                return targets
+            }
+            through = targets.count == limit ? last : upTo
+        }
     }
 
     public func batch(pushID: UUID, seq: Int32) async throws -> PushBatch? {

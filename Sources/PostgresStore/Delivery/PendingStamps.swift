@@ -1,16 +1,19 @@
 /// SQL that reads an instance's last push with its pending stamps merged in (`sql/0024_pending_stamps.sql`), for
-/// readers of a few instances at a time (a channel lookup, a tap's attribution). Each pending push of the instance's
-/// name has at most one row whose channel range holds the instance's channel (a chunk re-sent after a crash may add a
-/// second), found in the index on `(push_id, last_channel, first_channel)`; the instance is in it if its id is in the
-/// row's array (up to a chunk's worth, 1,000 ids).
+/// readers of a few instances at a time (a channel lookup, a tap's attribution). A push's rows hold disjoint channel
+/// ranges (a chunk re-sent after a crash may add one overlapping row), so per pending push of the instance's name the
+/// first two rows whose range ends at or after the instance's channel (an index range on `(push_id, last_channel)`)
+/// are the only ones that can hold it; it is in one if its id is in the row's array (up to a chunk's worth, 1,000 ids).
 enum PendingStamps {
     /// `FROM ... WHERE ...` of the pending rows that hold instance `l` (an alias of `live_activities`), as `dp` (the
     /// push) and `s` (its row).
     static func rows(of l: String) -> String {
         """
-        FROM delivery_stamp_pushes dp JOIN delivery_stamps s ON s.push_id = dp.push_id
+        FROM delivery_stamp_pushes dp
+        CROSS JOIN LATERAL (
+            SELECT s.delivered_at, s.first_channel, s.instance_ids FROM delivery_stamps s
+            WHERE s.push_id = dp.push_id AND s.last_channel >= \(l).channel_id ORDER BY s.last_channel LIMIT 2) s
         WHERE dp.app_id = \(l).app_id AND dp.activity_name = \(l).name
-          AND s.last_channel >= \(l).channel_id AND s.first_channel <= \(l).channel_id AND \(l).id = ANY(s.instance_ids)
+          AND s.first_channel <= \(l).channel_id AND \(l).id = ANY(s.instance_ids)
         """
     }
 

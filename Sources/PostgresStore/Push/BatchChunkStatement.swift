@@ -37,11 +37,3 @@ struct BatchChunkStatement: PostgresPreparedStatement {
         return (decoded.target, decoded.blocked)
     }
 }
-
-extension UUID {
-    /// 00000000-0000-0000-0000-000000000000, first in PostgreSQL's order of `uuid`.
-    static let lowest = UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0))
-    /// ffffffff-ffff-ffff-ffff-ffffffffffff, last in PostgreSQL's order of `uuid`.
-    static let highest = UUID(
-        uuid: (255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255))
-}

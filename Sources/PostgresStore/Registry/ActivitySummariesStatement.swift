@@ -4,7 +4,7 @@ import PostgresNIO
 /// The tracked instances a channel lookup lists, as a prepared statement (see `ChannelLookupStatement`). The last
 /// update's time includes stamps still pending (`PendingStamps`).
 struct ActivitySummariesStatement: ChannelScopedStatement {
-    static let name = "lagw_activity_summaries_v2"
+    static let name = "lagw_activity_summaries_v3"
     static let sql = """
         SELECT la.name, la.attributes_type, la.system_activity_id,
                CASE WHEN la.state = 'active' AND la.started_at <= now() - a.activity_max_age THEN 'expired'
