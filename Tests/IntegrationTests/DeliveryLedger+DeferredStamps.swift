@@ -205,6 +205,15 @@ import Testing
             #expect(try await lease("now() + interval '1 minute'") == 1)
             #expect(try await ledger.settleStamps() == .init())
             #expect(try await lease("NULL") == 1)
+            // Another settle of the name under way (its lock held here): this one leaves the name to it.
+            let appID = try await gw.database.scalar("SELECT id FROM apps WHERE app_key = \(app.key)", as: Int64.self)
+            try await gw.database.transaction { connection in
+                let key = "\(appID):match"
+                _ = try await connection.query(
+                    "SELECT pg_advisory_xact_lock(hashtextextended(\(key), 0))", logger: gw.database.logger
+                ).collect()
+                #expect(try await ledger.settleStamps() == .init())
+            }
             let settled = try await ledger.settleStamps()
             #expect(settled == .init(rowsDropped: 40, instancesStamped: 10))
             #expect(try await count("SELECT count(*) FROM delivery_stamps") == 30)

@@ -115,6 +115,12 @@ extension DeliveryLedger {
         while true {
             do {
                 return try await self.database.transaction { connection in
+                    // One settle of a name at a time: the push's end and the recurring run both come (a second one
+                    // would wait for the first's row locks, then hash the ids again for nothing).
+                    let key = "\(appID):\(name)"
+                    let lock = try await connection.query(
+                        "SELECT pg_try_advisory_xact_lock(hashtextextended(\(key), 0))", logger: self.database.logger)
+                    for try await locked in lock.decode(Bool.self) where !locked { return (0, 0) }
                     // The ids of a million instances: hashed in memory rather than in batches on disk.
                     try await connection.query("SET LOCAL work_mem = '64MB'", logger: self.database.logger)
                     let rows = try await connection.query(statement, logger: self.database.logger)
