@@ -28,17 +28,23 @@ import Testing
         try await ledger.record(outcome, push: push, seq: 0, lastOfBatch: true, deferStamps: true)
     }
 
+    /// Runs a query of one text value.
+    static func text(_ gw: GatewayHarness) -> @Sendable (String) async throws -> String {
+        { sql in try await gw.database.scalar(PostgresQuery(unsafeSQL: sql), as: String.self) }
+    }
+
+    /// Every instance's last APNs timestamp ("-" for none), comma-separated in the given order.
+    static func lastTimestamps(orderedBy order: String) -> String {
+        "SELECT string_agg(coalesce(last_apns_timestamp::text, '-'), ',' ORDER BY \(order)) FROM live_activities"
+    }
+
     @Test func pendingStampsAreFoldedBeforeAnOlderPushSelectsAndAfterThePush() async throws {
         try await GatewayHarness.run { gw in
             let app = try await gw.createApp()
             try await gw.seedActivities(appKey: app.key, count: 3)
             let ledger = DeliveryLedger(database: gw.database)
-            let stamps = { (sql: String) in
-                try await gw.database.scalar(PostgresQuery(unsafeSQL: sql), as: String.self)
-            }
-            let current = """
-                SELECT string_agg(coalesce(last_apns_timestamp::text, '-'), ',' ORDER BY id) FROM live_activities
-                """
+            let stamps = Self.text(gw)
+            let current = Self.lastTimestamps(orderedBy: "id")
 
             // Push A reaches all three; its stamps wait in one pending row, the instances are untouched.
             let a = try await Self.post(1_700_000_005, gw: gw, app: app)
@@ -135,13 +141,8 @@ import Testing
             let app = try await gw.createApp()
             try await gw.seedActivities(appKey: app.key, count: 3)
             let ledger = DeliveryLedger(database: gw.database)
-            let stamps = { (sql: String) in
-                try await gw.database.scalar(PostgresQuery(unsafeSQL: sql), as: String.self)
-            }
-            let current = """
-                SELECT string_agg(coalesce(last_apns_timestamp::text, '-'), ',' ORDER BY channel_id)
-                FROM live_activities
-                """
+            let stamps = Self.text(gw)
+            let current = Self.lastTimestamps(orderedBy: "channel_id")
             let a = try await Self.post(1_700_000_005, gw: gw, app: app)
             let targets = try await ledger.firstChunk(of: a, limit: 10).targets
             for target in targets {  // one row per channel
