@@ -1,5 +1,6 @@
 import Foundation
 import LiveActivitiesCore
+import NIOCore
 import PostgresNIO
 import Testing
 
@@ -53,6 +54,35 @@ import Testing
             #expect(try await blocked(nil, unprepared[99].channelID) == false)
             #expect(try await blocked(unprepared[99].channelID, nil) == true)
             #expect(try await blocked(last, nil) == false)
+        }
+    }
+
+    /// A chunk's record of an update has the prepared statement's text; an end's does not.
+    @Test func anUpdatesChunkIsRecordedByThePreparedStatement() async throws {
+        try await GatewayHarness.run { gw in
+            let app = try await gw.createApp()
+            try await gw.seedActivities(appKey: app.key, count: 3)
+            let appID = try await gw.database.scalar("SELECT id FROM apps WHERE app_key = \(app.key)", as: Int64.self)
+            let targets = PushTargets(appID: appID, event: .update, name: "match", attributesType: nil, audience: .all)
+            let chunk = try await targets.chunk(
+                after: nil, upTo: nil, limit: 10, on: gw.database.client, logger: gw.database.logger
+            ).targets
+            let push = PushForDelivery(
+                id: UUID(), appID: appID, state: .sending, event: "update", name: "match", attributesType: nil,
+                audience: .all, payload: ByteBuffer(), timestamp: 1_700_000_005, seq: 9, priority: 10)
+            var outcome = ChunkOutcome(cursor: chunk[2].channelID, processed: 3, sendStartedAt: Date())
+            outcome.accepted = chunk
+            let deferred = DeliveryLedger.stampAndCount(outcome, push: push, seq: 1, deferStamps: true)
+            #expect(UpdateChunkRecordStatement(deferred) != nil)
+            // Stamped in place without update budgets: the same text (the stamps are bound, not spliced).
+            let inPlace = DeliveryLedger.stampAndCount(outcome, push: push, seq: 1, deferStamps: false)
+            #expect(UpdateChunkRecordStatement(inPlace) != nil)
+            // An end also ends the instances: another text, made unprepared.
+            var end = push
+            end.targets.event = .end
+            #expect(
+                UpdateChunkRecordStatement(
+                    DeliveryLedger.stampAndCount(outcome, push: end, seq: 1, deferStamps: true)) == nil)
         }
     }
 }

@@ -52,6 +52,14 @@ extension DeliveryLedger {
         let logger = self.database.logger
         let counts = Self.stampAndCount(outcome, push: push, seq: seq, deferStamps: deferStamps, last: lastOfBatch)
         if outcome.failures.isEmpty && outcome.configurationError == nil && !lastOfBatch {
+            if let statement = UpdateChunkRecordStatement(counts) {
+                var gen: Int?
+                for try await row in try await self.database.client.execute(statement, logger: logger)
+                where row.state == .queued {
+                    gen = Int(row.superseding)
+                }
+                return gen
+            }
             return try await Self.batchGoesOn(self.database.client.query(counts, logger: logger))
         }
         return try await self.database.transaction { connection in
