@@ -59,6 +59,8 @@ psql -q "$DATABASE_URL" -c "ALTER SYSTEM SET max_connections = 200" \
     -c "ALTER SYSTEM SET shared_preload_libraries = 'pg_stat_statements'" >/dev/null
 scripts/pg.sh stop "$work/pg" && scripts/pg.sh start "$work/pg" "$pg_port" --ephemeral >/dev/null
 psql -q "$DATABASE_URL" -c "CREATE EXTENSION pg_stat_statements" >/dev/null
+# Planning time beside execution time: statements made unprepared are planned for every chunk.
+psql -q "$DATABASE_URL" -c "ALTER SYSTEM SET pg_stat_statements.track_planning = on" -c "SELECT pg_reload_conf()" >/dev/null
 "$bin/gateway" migrate >/dev/null 2>&1
 "$bin/apns-sim" --port "$sim_port" --admin-port "$sim_admin" --broadcast-port "$sim_broadcast" \
     --certificate-out "$work/ca.pem" --log-level error &
@@ -249,9 +251,9 @@ echo "   postgres CPU: $(awk -v a="$pg_after" -v b="$pg_before" 'BEGIN { printf 
 psql -qAt "$DATABASE_URL" -c "
 SELECT '   targets index: ' || idx_tup_read || ' entries read, ' || idx_tup_fetch || ' rows fetched from the heap'
 FROM pg_stat_user_indexes WHERE indexrelname = 'live_activities_targets'"
-echo "   postgres statements by total time (pg_stat_statements, up to the end of the push):"
+echo "   postgres statements by total execution time, with planning time (pg_stat_statements, up to the end of the push):"
 psql -qAt "$DATABASE_URL" -F ' ' -c "
-SELECT lpad(round((total_exec_time / 1000)::numeric, 1)::text, 6) || ' s ' || lpad(calls::text, 8) || ' calls '
+SELECT lpad(round((total_exec_time / 1000)::numeric, 1)::text, 6) || ' s + plan ' || round((total_plan_time / 1000)::numeric, 1) || ' s ' || lpad(calls::text, 8) || ' calls '
        || lpad(rows::text, 9) || ' rows  ' || left(regexp_replace(query, '\s+', ' ', 'g'), 90)
 FROM bench_statements WHERE dbid = (SELECT oid FROM pg_database WHERE datname = current_database())
 ORDER BY total_exec_time DESC LIMIT 8" | sed 's/^/     /'
