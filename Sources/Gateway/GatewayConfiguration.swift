@@ -56,11 +56,11 @@ struct GatewayConfiguration: Sendable {
     var httpHeaderTimeout = 30
     var httpIdleTimeout = 60
     var httpMaxConnections = 10_000
-    /// Shed `/api` requests while even the fastest of 100 ms took longer than this (GATEWAY_SHED_TARGET_MS; 0, the
-    /// default: never). Off by default: measured at 3x load on a shared 2-core host it kept serving, but fewer and
-    /// slower requests than without it (docs/operations.md, "Faults").
+    /// Shed `/api` requests beyond a limit on those in flight that falls while even the fastest of 100 ms took longer
+    /// than this (GATEWAY_SHED_TARGET_MS; 0, the default: never). Off by default: the target must sit above the
+    /// database's round trip, which only the operator knows (docs/operations.md, "Faults").
     var shedTarget: Duration?
-    /// Requests in flight that are never shed (they keep measuring); default: the database pool's size.
+    /// The lowest limit on requests in flight (they keep measuring); default: the database pool's size.
     var shedFloor: Int?
 
     static let minimumAdminTokenLength = 16

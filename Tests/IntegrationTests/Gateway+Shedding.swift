@@ -1,49 +1,78 @@
+import AsyncHTTPClient
 import Foundation
 import HTTPTypes
 import HummingbirdTesting
+import NIOCore
 import Testing
 
 @testable import Gateway
 
-/// Overload: a window whose fastest request is slower than the target sheds the next, with 503 and Retry-After in
-/// the error shape; a fast window ends it; the first requests in flight, health and admin are never shed.
+/// Overload: the concurrency limit falls while even the fastest request of a window is slower than the target and
+/// rises again when one meets it; beyond the limit requests get 503 with Retry-After in the error shape; the floor,
+/// health and admin are never shed.
 @Suite struct GatewaySheddingTests {
-    @Test func aWindowWhoseFastestRequestIsSlowShedsAndAFastOneEndsIt() {
+    @Test func theLimitFallsToWhatMeetsTheTargetAndRisesWhenRequestsAreFast() {
         let start = ContinuousClock.now
-        var window = SheddingWindow(target: .milliseconds(20), interval: .milliseconds(100), now: start)
-        window.served(in: .milliseconds(30), now: start + .milliseconds(10))
-        window.served(in: .milliseconds(50), now: start + .milliseconds(60))
-        #expect(!window.overloaded, "a window decides at its end")
-        window.served(in: .milliseconds(25), now: start + .milliseconds(100))
-        #expect(window.overloaded, "even the fastest of the window waited 25 ms")
-        window.served(in: .milliseconds(500), now: start + .milliseconds(150))
-        window.served(in: .milliseconds(5), now: start + .milliseconds(160))
-        window.served(in: .milliseconds(300), now: start + .milliseconds(200))
-        #expect(!window.overloaded, "one request of the window took 5 ms: a burst, not a queue")
-        window.served(in: .milliseconds(20), now: start + .milliseconds(300))
-        #expect(!window.overloaded, "at the target is not over it")
+        var limit = ConcurrencyLimit(
+            target: .milliseconds(20), floor: 8, ceiling: 1024, interval: .milliseconds(100), now: start)
+        #expect(limit.limit == 1024 && limit.admits(inFlight: 1024) && !limit.admits(inFlight: 1025))
+        limit.served(in: .milliseconds(60), inFlight: 150, now: start + .milliseconds(10))
+        limit.served(in: .milliseconds(25), inFlight: 200, now: start + .milliseconds(60))
+        #expect(limit.limit == 1024, "a window decides at its end")
+        limit.served(in: .milliseconds(70), inFlight: 120, now: start + .milliseconds(100))
+        #expect(limit.limit == 160, "what was in flight (200), scaled by 20 ms over the fastest 25 ms")
+        limit.served(in: .milliseconds(30), inFlight: 150, now: start + .milliseconds(200))
+        #expect(limit.limit == 100, "150 in flight x 20/30")
+        limit.served(in: .milliseconds(500), inFlight: 100, now: start + .milliseconds(300))
+        #expect(limit.limit == 50, "at most halved in one window")
+        limit.served(in: .milliseconds(20), inFlight: 50, now: start + .milliseconds(400))
+        #expect(limit.limit == 56, "at the target, with the limit reached: up by an eighth")
+        limit.served(in: .milliseconds(5), inFlight: 10, now: start + .milliseconds(500))
+        #expect(limit.limit == 56, "fast, but the limit was not reached: nothing to learn")
+        for window in 6...20 {
+            limit.served(in: .seconds(1), inFlight: 56, now: start + .milliseconds(100 * window))
+        }
+        #expect(limit.limit == 8 && limit.admits(inFlight: 8), "never below the floor")
+        for window in 21...80 {
+            limit.served(in: .milliseconds(1), inFlight: limit.limit, now: start + .milliseconds(100 * window))
+        }
+        #expect(limit.limit == 1024, "back to the ceiling, never above it")
     }
 
     @Test func theGatewayAnswers503WithRetryAfterWhileOverloaded() async throws {
-        // Any request is slower than a target of zero: after the first window every /api request beyond the floor
-        // (none) is shed.
-        try await GatewayHarness.run(shed: (target: .zero, floor: 0)) { gw in
+        // Every request is slower than a target of zero: the limit falls to the floor of one, and of requests sent
+        // together all but one are shed.
+        try await GatewayHarness.run(shed: (target: .zero, floor: 1)) { gw in
             let app = try await gw.createApp()
+            let port = try #require(gw.client.port)
             let deadline = ContinuousClock.now + .seconds(10)
-            var shed: TestResponse?
+            var shed: (HTTPClientResponse, ByteBuffer)?
             while shed == nil, ContinuousClock.now < deadline {
-                let response = try await gw.request(.get, "/api/channels/\(UUID())", auth: app.server)
-                if response.status == .serviceUnavailable { shed = response }
-                try await Task.sleep(for: .milliseconds(20))
+                shed = try await withThrowingTaskGroup(of: (HTTPClientResponse, ByteBuffer)?.self) { group in
+                    for _ in 0..<16 {
+                        group.addTask {
+                            var request = HTTPClientRequest(url: "http://127.0.0.1:\(port)/api/channels/\(UUID())")
+                            request.headers.add(name: "Authorization", value: app.server)
+                            let response = try await HTTPClient.shared.execute(request, timeout: .seconds(5))
+                            let body = try await response.body.collect(upTo: 1 << 16)
+                            return response.status == .serviceUnavailable ? (response, body) : nil
+                        }
+                    }
+                    return try await group.reduce(nil) { $0 ?? $1 }
+                }
             }
-            let response = try #require(shed)
-            #expect(response.headers[.retryAfter] == "1")
-            #expect(response.json["ok"] as? Bool == false && response.json["error_code"] as? Int == 50301)
-            #expect((response.json["request_id"] as? String)?.isEmpty == false)
+            let (response, body) = try #require(shed)
+            #expect(response.headers["Retry-After"] == ["1"])
+            let json = try #require(
+                try JSONSerialization.jsonObject(with: Data(body.readableBytesView)) as? [String: Any])
+            #expect(json["ok"] as? Bool == false && json["error_code"] as? Int == 50301)
+            #expect((json["request_id"] as? String)?.isEmpty == false)
             // The body built once and spliced (`ShedError`) is the error shape JSONEncoder writes.
-            #expect(response.json["details"] as? [String: String] == [:])
-            #expect((response.json["error"] as? String)?.hasPrefix("The gateway is overloaded") == true)
-            #expect(response.headers[.contentType]?.hasPrefix("application/json") == true)
+            #expect(json["details"] as? [String: String] == [:])
+            #expect((json["error"] as? String)?.hasPrefix("The gateway is overloaded") == true)
+            #expect(response.headers["Content-Type"].first?.hasPrefix("application/json") == true)
+            // One request at a time is within the floor.
+            #expect(try await gw.request(.get, "/api/channels/\(UUID())", auth: app.server).status == .notFound)
             #expect(try await gw.request(.get, "/healthz").status == .ok)
             #expect(try await gw.request(.get, "/admin/apps", auth: gw.admin).status == .ok)
         }

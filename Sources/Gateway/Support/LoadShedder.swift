@@ -2,30 +2,32 @@ import LiveActivitiesCore
 import Logging
 import Synchronization
 
-/// Sheds `/api` requests before their latency grows without bound (GATEWAY_SHED_TARGET_MS, off unless set): while the
-/// `SheddingWindow` says the served requests queue, a request beyond the first `floor` in flight is answered 503
-/// with `Retry-After: 1` at once, with no database work. The requests still admitted keep measuring, so the gateway
-/// stops shedding within a window of the load falling.
+/// Sheds `/api` requests before their latency grows without bound (GATEWAY_SHED_TARGET_MS, off unless set): a request
+/// beyond the `ConcurrencyLimit` is answered 503 with `Retry-After: 1` at once, with no database work. The limit
+/// starts high and only falls while the served requests queue; the requests admitted keep measuring, so it rises
+/// again within a few windows of the load falling, and below it nothing is shed.
 ///
 /// Shed requests are logged as one warning a second with their count, not one line each.
 final class LoadShedder: Sendable {
-    let floor: Int
     let logger: Logger
     private let inFlight = Atomic<Int>(0)
-    private let window: Mutex<SheddingWindow>
+    /// `ConcurrencyLimit.limit`, read by every request without the lock.
+    private let limit: Atomic<Int>
+    private let state: Mutex<ConcurrencyLimit>
     /// Requests shed since the last warning, and when that was.
     private let shedSinceLog = Mutex<(count: Int, since: ContinuousClock.Instant)>((0, .now))
 
     init(target: Duration, floor: Int, logger: Logger = Logger(label: "gateway.shedding")) {
-        self.floor = floor
         self.logger = logger
-        self.window = Mutex(SheddingWindow(target: target, now: .now))
+        let state = ConcurrencyLimit(target: target, floor: floor, now: .now)
+        self.limit = Atomic(state.limit)
+        self.state = Mutex(state)
     }
 
     /// Whether to serve a request now; a true answer must be followed by `finished(after:)`.
     func admit() -> Bool {
         let count = self.inFlight.wrappingAdd(1, ordering: .relaxed).newValue
-        if count > self.floor, self.window.withLock({ $0.overloaded }) {
+        if count > self.limit.load(ordering: .relaxed) {
             self.inFlight.wrappingSubtract(1, ordering: .relaxed)
             self.shed()
             return false
@@ -44,13 +46,20 @@ final class LoadShedder: Sendable {
         if let (count, elapsed) = report {
             self.logger.warning(
                 "shedding load: requests answered 503",
-                metadata: ["shed": "\(count)", "seconds": "\((elapsed.seconds * 10).rounded() / 10)"])
+                metadata: [
+                    "shed": "\(count)", "seconds": "\((elapsed.seconds * 10).rounded() / 10)",
+                    "limit": "\(self.limit.load(ordering: .relaxed))",
+                ])
         }
     }
 
     func finished(after elapsed: Duration) {
-        self.inFlight.wrappingSubtract(1, ordering: .relaxed)
+        let count = self.inFlight.wrappingSubtract(1, ordering: .relaxed).oldValue
         let now = ContinuousClock.now
-        self.window.withLock { $0.served(in: elapsed, now: now) }
+        let limit = self.state.withLock { state in
+            state.served(in: elapsed, inFlight: count, now: now)
+            return state.limit
+        }
+        self.limit.store(limit, ordering: .relaxed)
     }
 }
