@@ -70,16 +70,24 @@ struct PushFanoutHandler: JobHandler {
                 sending, batch: .inline(pushID: push.id), first: (first, inline ?? 0), logger: logger)
             return
         }
-        // The first chunk, in channel order, tells how far into the id space the first targets reach.
-        let plan = try await push.targets.batchPlan(
-            batchSize: self.settings.batchSize, sampled: first.count, reach: first[first.count - 1].channelID,
-            on: self.database.client, logger: self.database.logger)
+        // The first chunk, in channel order, tells how far into the id space the first targets reach. Random ids
+        // spread evenly, and the batches are cut from that alone (each counts its own targets); others are counted.
+        let sample = first.map(\.channelID)
+        let plan: BatchPlan
+        if let estimated = BatchPlan.estimated(sample: sample, batchSize: self.settings.batchSize) {
+            plan = estimated
+        } else {
+            plan = try await push.targets.batchPlan(
+                batchSize: self.settings.batchSize, sampled: first.count, reach: sample[sample.count - 1],
+                on: self.database.client, logger: self.database.logger)
+        }
         self.resolved(since: started)
         let recorded = try await self.ledger.recordFanout(push: push, plan: plan)
         logger.debug(
             "push fanned out",
             metadata: [
                 "app_id": "\(push.appID)", "targeted": "\(plan.total)", "batches": "\(plan.sizes.count)",
+                "estimated": "\(plan.estimated)",
                 "resolve_ms": "\((ContinuousClock.now - started).seconds * 1000)", "recorded": "\(recorded)",
             ])
     }

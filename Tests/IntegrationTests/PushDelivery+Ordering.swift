@@ -62,6 +62,15 @@ import Testing
             for id in ids { reports.append(try await e2e.finished(id)) }
             for report in reports { #expect(Self.accountsForEveryTarget(report), "\(report)") }
             #expect((reports[3]["counts"] as? [String: Int])?["accepted"] == total, "every device gets the end")
+            #expect((reports[3]["counts"] as? [String: Int])?["targeted"] == total)
+            // Random channel ids: each push was cut from its first chunk's spread, not counted (`BatchPlan.estimated`),
+            // and what its batches read replaced the estimates.
+            let batches = try await e2e.gateway.database.client.query(
+                "SELECT count(*), count(*) FILTER (WHERE targets_estimated) FROM push_batches",
+                logger: e2e.gateway.database.logger)
+            for try await (all, estimated) in batches.decode((Int64, Int64).self) {
+                #expect(all >= 20 && estimated == all, "\(estimated) of \(all) batches estimated")
+            }
 
             let devices = try await e2e.simulator.activities()
             var disordered = 0

@@ -38,4 +38,32 @@ import Testing
         #expect(BatchPlan.merging(thresholds: t, counts: [:]) == .empty)
         #expect(BatchPlan.merging(thresholds: [], counts: [0: 9]) == BatchPlan(boundaries: [], sizes: [9]))
     }
+
+    @Test func randomIdsAreNotCountedButEstimated() {
+        // 1,000 random ids (SplitMix64, seeded: the same every run) in the first thousandth of the id space.
+        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+        func next() -> UInt64 {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
+        let sample = (0..<1000).map { _ in next() % (UInt64.max / 1000) }.sorted().map(Self.id)
+        let plan = try? #require(BatchPlan.estimated(sample: sample, batchSize: 10_000))
+        #expect(plan?.estimated == true)
+        #expect((100...101).contains(plan?.sizes.count ?? 0), "about a million targets: 100 batches of 10,000")
+        #expect(Set(plan?.sizes ?? []).count == 1)
+        #expect((990_000...1_010_000).contains(plan?.total ?? 0))
+        #expect(plan?.boundaries == BatchPlan.uniformThresholds(sampled: 1000, reach: sample[999], batchSize: 10_000))
+    }
+
+    @Test func idsThatAreNotSpreadEvenlyOrTooFewAreCounted() {
+        // Time-ordered ids: the first targets crowd the top tenth of the range they reach.
+        let crowded = (0..<1000).map { Self.id(UInt64.max / 100 * 9 + UInt64($0) * (UInt64.max / 100_000)) }
+        #expect(BatchPlan.estimated(sample: crowded, batchSize: 10_000) == nil)
+        let even = (1...1000).map { Self.id(UInt64($0) * (UInt64.max / 1_000_000)) }
+        #expect(BatchPlan.estimated(sample: even, batchSize: 10_000) != nil)
+        #expect(BatchPlan.estimated(sample: Array(even.prefix(99)), batchSize: 10_000) == nil, "too few to tell")
+    }
 }

@@ -1,17 +1,21 @@
 import Foundation
 
 /// How a push's targets are split into batch jobs: ranges of channel ids, each (previous boundary, boundary], the
-/// first open below and the last open above, with the number of targets each held when the push fanned out.
+/// first open below and the last open above, with the number of targets each held when the push fanned out, or
+/// (`estimated`) would hold if the targets spread as evenly as the first ones did.
 public struct BatchPlan: Sendable, Equatable {
     /// The upper bound of every batch but the last.
     public var boundaries: [UUID]
     /// Targets per batch, in order: one more entry than `boundaries` (none when there are no targets).
     public var sizes: [Int]
+    /// The sizes are estimates: each batch counts its targets as it reads them.
+    public var estimated: Bool
 
-    public init(boundaries: [UUID], sizes: [Int]) {
+    public init(boundaries: [UUID], sizes: [Int], estimated: Bool = false) {
         precondition(sizes.isEmpty ? boundaries.isEmpty : sizes.count == boundaries.count + 1)
         self.boundaries = boundaries
         self.sizes = sizes
+        self.estimated = estimated
     }
 
     public static let empty = BatchPlan(boundaries: [], sizes: [])
@@ -32,6 +36,30 @@ public struct BatchPlan: Sendable, Equatable {
         let ranges = Int(min(Double(maxRanges), max(1, (estimate / Double(batchSize)).rounded(.up))))
         let step = UInt64.max / UInt64(ranges)
         return (1..<ranges).map { UUID(high64: step * UInt64($0)) }
+    }
+
+    /// Equal-width ranges sized from the first targets in channel order (`sample`, ascending), with estimated sizes,
+    /// when the sample looks like random ids: no pass over the audience to count them. Nil when the sample is too
+    /// small to tell (under `minimumSample`) or its ids are not spread evenly up to its last one (a Kolmogorov-Smirnov
+    /// distance above 2 / sqrt(n), which random ids exceed about once in 1,500 samples): ids that are not random
+    /// (imported, time-ordered) would make some batches far larger than others, and are counted instead.
+    public static func estimated(sample: [UUID], batchSize: Int, minimumSample: Int = 100) -> BatchPlan? {
+        guard sample.count >= minimumSample, let reach = sample.last, reach.high64 > 0, batchSize > 0 else {
+            return nil
+        }
+        let n = Double(sample.count)
+        let top = Double(reach.high64)
+        var distance = 0.0
+        for (index, id) in sample.enumerated() {
+            let position = Double(id.high64) / top
+            distance = max(distance, abs(Double(index + 1) / n - position), abs(position - Double(index) / n))
+        }
+        guard distance <= 2 / n.squareRoot() else { return nil }
+        let thresholds = Self.uniformThresholds(sampled: sample.count, reach: reach, batchSize: batchSize)
+        let estimate = n / (top / 18_446_744_073_709_551_616.0)
+        let size = max(1, Int((estimate / Double(thresholds.count + 1)).rounded()))
+        return BatchPlan(
+            boundaries: thresholds, sizes: Array(repeating: size, count: thresholds.count + 1), estimated: true)
     }
 
     /// The plan from the number of targets in each range over `thresholds` (`counts[j]`: targets with exactly `j`

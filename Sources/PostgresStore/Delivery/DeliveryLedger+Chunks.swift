@@ -271,21 +271,28 @@ extension DeliveryLedger {
     /// Marks the batch done. Targets its plan counted that its chunks no longer found (ended by a newer `end` push,
     /// ended or untracked by the device, their channel deleted, between the plan and their chunk) count as skipped,
     /// so that `sent + superseded + skipped + canceled = targeted` holds (the ordering test caught 100 of 2,000
-    /// missing when a newer end reached a range before an older update's batch read it).
+    /// missing when a newer end reached a range before an older update's batch read it). A batch whose size was
+    /// estimated (`BatchPlan.estimated`) counted its targets as it read them: its `targets` become that count, and
+    /// the push's `targeted` moves by the difference.
     private static func finishBatch(pushID: UUID, seq: Int32, on connection: PostgresConnection, logger: Logger)
         async throws
     {
         let finished = try await connection.query(
             """
-            UPDATE push_batches SET state = 'done', skipped = skipped + greatest(targets - processed, 0)
-            WHERE push_id = \(pushID) AND seq = \(seq) AND state = 'queued'
-            RETURNING seq
-            """, logger: logger
-        ).collect()
-        guard !finished.isEmpty else { return }
+            UPDATE push_batches b
+            SET state = 'done',
+                skipped = b.skipped + CASE WHEN b.targets_estimated THEN 0 ELSE greatest(b.targets - b.processed, 0) END,
+                targets = CASE WHEN b.targets_estimated THEN b.processed ELSE b.targets END
+            FROM (SELECT targets FROM push_batches WHERE push_id = \(pushID) AND seq = \(seq)) o
+            WHERE b.push_id = \(pushID) AND b.seq = \(seq) AND b.state = 'queued'
+            RETURNING (b.targets - o.targets)::int8
+            """, logger: logger)
+        var correction: Int64?
+        for try await difference in finished.decode(Int64.self) { correction = difference }
+        guard let correction else { return }
         let rows = try await connection.query(
             """
-            UPDATE pushes SET batches_done = batches_done + 1,
+            UPDATE pushes SET batches_done = batches_done + 1, targeted = targeted + \(correction),
                 state = CASE WHEN batches_done + 1 >= batches_total AND state = 'sending' THEN 'done' ELSE state END,
                 finished_at = CASE WHEN batches_done + 1 >= batches_total AND state = 'sending' THEN now()
                                    ELSE finished_at END

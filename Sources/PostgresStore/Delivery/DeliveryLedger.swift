@@ -43,7 +43,8 @@ public struct DeliveryLedger: Sendable {
         return nil
     }
 
-    /// Records the fan-out: batches, their jobs, the targeted count. False when another run already did.
+    /// Records the fan-out: batches, their jobs, the targeted count (an estimate if the plan's is). False when another run
+    /// already did.
     public func recordFanout(push: PushForDelivery, plan: BatchPlan) async throws -> Bool {
         let count = plan.sizes.count
         let total = plan.total
@@ -65,9 +66,10 @@ public struct DeliveryLedger: Sendable {
             let sizes = plan.sizes.map { Int32($0) }
             try await connection.query(
                 """
-                INSERT INTO push_batches (push_id, seq, lower_channel, upper_channel, targets, sent_by_fanout,
-                                          superseded_gen, push_created_at)
-                SELECT \(push.id), seq::int4 - 1, nullif(lo, '')::uuid, nullif(hi, '')::uuid, n, false, p.gen, p.created_at
+                INSERT INTO push_batches (push_id, seq, lower_channel, upper_channel, targets, targets_estimated,
+                                          sent_by_fanout, superseded_gen, push_created_at)
+                SELECT \(push.id), seq::int4 - 1, nullif(lo, '')::uuid, nullif(hi, '')::uuid, n, \(plan.estimated),
+                       false, p.gen, p.created_at
                 FROM (SELECT cardinality(superseded_by) AS gen, created_at FROM pushes WHERE id = \(push.id)) p,
                      unnest(\(lowers)::text[], \(uppers)::text[], \(sizes)::int4[]) WITH ORDINALITY AS x(lo, hi, n, seq)
                 """,
