@@ -1,4 +1,4 @@
--- Batches planned from the first targets' spread, not from a count (docs/design.md, "Delivery").
+-- Batches planned from the first targets' spread, not from a count (docs/design.md, "Push delivery").
 -- A push fanned out to channels whose ids are random is cut into equal ranges of the id space from how far its first
 -- chunk of targets reached, with estimated sizes; the pass that counted every target per range before the first
 -- send (0.8 s of PostgreSQL for a million) is gone. Such a batch counts its targets as it reads them: when it

@@ -42,4 +42,51 @@ import Testing
             #expect(counts == "done 40 = 30 sent + 10 skipped + 0 superseded + 0 canceled")
         }
     }
+
+    /// Batches planned with estimated sizes (`BatchPlan.estimated`): a finished batch's count replaces its estimate
+    /// in `targeted`; a stopped one that had read more than its estimate counts what it read.
+    @Test func estimatedBatchesCorrectTargetedWhenTheyFinishOrStop() async throws {
+        try await GatewayHarness.run { gw in
+            let app = try await gw.createApp()
+            try await gw.seedActivities(appKey: app.key, count: 40)
+            let ledger = DeliveryLedger(database: gw.database)
+            let report = { (push: PushForDelivery) in
+                try await gw.database.scalar(
+                    """
+                    SELECT state || ' ' || targeted || ' = ' || sent || ' sent + ' || skipped || ' skipped + '
+                           || canceled || ' canceled'
+                    FROM push_report WHERE push_id = \(push.id)
+                    """, as: String.self)
+            }
+            for (round, (estimate, stop)) in [(60, false), (10, true)].enumerated() {
+                let push = try await DeliveryLedgerDeferredStampTests.post(1_700_000_005 + round, gw: gw, app: app)
+                _ = try await gw.database.scalar(
+                    """
+                    WITH p AS (UPDATE pushes SET state = 'sending', batches_total = 1, targeted = \(estimate)
+                               WHERE id = \(push.id) RETURNING id, created_at)
+                    INSERT INTO push_batches (push_id, seq, targets, targets_estimated, push_created_at)
+                    SELECT id, 0, \(estimate), true, created_at FROM p RETURNING 1
+                    """, as: Int32.self)
+                let targets = try await ledger.chunk(of: push, after: nil, upTo: nil, limit: 100)
+                #expect(targets.count == 40)
+                for half in [targets[..<20], targets[20...]] {
+                    var outcome = ChunkOutcome(
+                        cursor: half[half.endIndex - 1].channelID, processed: half.count, sendStartedAt: Date())
+                    outcome.accepted = Array(half)
+                    let last = half.endIndex == targets.endIndex
+                    try await ledger.record(outcome, push: push, seq: 0, lastOfBatch: last && !stop, deferStamps: true)
+                    if stop && !last {
+                        // A DELETE while the second chunk is in flight: it cancels what the estimate had left (none).
+                        let deleted = try await gw.request(.delete, "/api/pushes/\(push.id)", auth: app.server)
+                        #expect(deleted.json["canceled"] as? Int == 0, "\(deleted.text)")
+                        #expect(try await report(push) == "canceled 20 = 20 sent + 0 skipped + 0 canceled")
+                    }
+                }
+                let expected =
+                    stop
+                    ? "canceled 40 = 40 sent + 0 skipped + 0 canceled" : "done 40 = 40 sent + 0 skipped + 0 canceled"
+                #expect(try await report(push) == expected, "estimate \(estimate)")
+            }
+        }
+    }
 }

@@ -20,21 +20,25 @@ import Testing
         limit.served(in: .milliseconds(25), inFlight: 200, now: start + .milliseconds(60))
         #expect(limit.limit == 1024, "a window decides at its end")
         limit.served(in: .milliseconds(70), inFlight: 120, now: start + .milliseconds(100))
-        #expect(limit.limit == 160, "what was in flight (200), scaled by 20 ms over the fastest 25 ms")
-        limit.served(in: .milliseconds(30), inFlight: 150, now: start + .milliseconds(200))
+        #expect(limit.limit == 512, "at most halved in one window (200 in flight x 20/25 would be 160)")
+        limit.served(in: .milliseconds(25), inFlight: 200, now: start + .milliseconds(200))
+        #expect(limit.limit == 256)
+        limit.served(in: .milliseconds(25), inFlight: 200, now: start + .milliseconds(300))
+        #expect(limit.limit == 160, "200 in flight x 20/25")
+        limit.served(in: .milliseconds(30), inFlight: 150, now: start + .milliseconds(400))
         #expect(limit.limit == 100, "150 in flight x 20/30")
-        limit.served(in: .milliseconds(500), inFlight: 100, now: start + .milliseconds(300))
-        #expect(limit.limit == 50, "at most halved in one window")
-        limit.served(in: .milliseconds(20), inFlight: 50, now: start + .milliseconds(400))
-        #expect(limit.limit == 56, "at the target, with the limit reached: up by an eighth")
-        limit.served(in: .milliseconds(5), inFlight: 10, now: start + .milliseconds(500))
-        #expect(limit.limit == 56, "fast, but the limit was not reached: nothing to learn")
-        for window in 6...20 {
-            limit.served(in: .seconds(1), inFlight: 56, now: start + .milliseconds(100 * window))
+        limit.served(in: .milliseconds(20), inFlight: 100, now: start + .milliseconds(500))
+        #expect(limit.limit == 112, "at the target: up by an eighth")
+        limit.served(in: .milliseconds(5), inFlight: 3, now: start + .milliseconds(600))
+        #expect(limit.limit == 126, "fast with little in flight: up too, back towards the ceiling")
+        limit.served(in: .milliseconds(300), inFlight: 8, now: start + .milliseconds(700))
+        #expect(limit.limit == 126, "slow with no more than the floor in flight: a slow database, not a queue")
+        for window in 8...30 {
+            limit.served(in: .seconds(1), inFlight: 126, now: start + .milliseconds(100 * window))
         }
         #expect(limit.limit == 8 && limit.admits(inFlight: 8), "never below the floor")
-        for window in 21...80 {
-            limit.served(in: .milliseconds(1), inFlight: limit.limit, now: start + .milliseconds(100 * window))
+        for window in 31...90 {
+            limit.served(in: .milliseconds(1), inFlight: 1, now: start + .milliseconds(100 * window))
         }
         #expect(limit.limit == 1024, "back to the ceiling, never above it")
     }

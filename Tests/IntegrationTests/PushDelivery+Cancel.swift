@@ -42,6 +42,43 @@ import Testing
         }
     }
 
+    /// The same with batches cut from the first chunk's spread (`BatchPlan.estimated`): the DELETE cancels the
+    /// estimate of what was left, and once the chunks in flight settle, what was sent and canceled is `targeted`.
+    @Test func aCancelOfAnEstimatedFanOutStillAccountsForEveryTarget() async throws {
+        let environment = ["PUSH_BATCH_SIZE": "200", "PUSH_CHUNK_SIZE": "100", "WORKER_CONCURRENCY": "2"]
+        try await EndToEndHarness.run(environment: environment) { e2e in
+            try await e2e.gateway.seedActivities(appKey: e2e.app.key, count: 2000)
+            try await e2e.simulator.configure(["latency_ms": 100])
+            let id = try await e2e.send(PushDeliveryFailureTests.update(1_700_000_001))
+            var sent = 0
+            for _ in 0..<300 where sent == 0 {
+                try await Task.sleep(for: .milliseconds(20))
+                sent = try await Self.counts(e2e, id)["sent"] ?? 0
+            }
+            #expect(sent > 0, "nothing was sent before the cancel")
+            let canceled = try await e2e.gateway.request(.delete, "/api/pushes/\(id)", auth: e2e.app.server)
+            #expect((canceled.json["canceled"] as? Int ?? -1) > 0, "\(canceled.text)")
+
+            var counts: [String: Int] = [:]
+            for _ in 0..<200 {
+                try await Task.sleep(for: .milliseconds(50))
+                let before = counts
+                counts = try await Self.counts(e2e, id)
+                if counts == before, (counts["sent"] ?? 0) + (counts["canceled"] ?? 0) == counts["targeted"] { break }
+            }
+            #expect((counts["sent"] ?? 0) + (counts["canceled"] ?? 0) == counts["targeted"], "\(counts)")
+            #expect((1000...3000).contains(counts["targeted"] ?? 0), "an estimate of 2,000: \(counts)")
+            let seen = try await e2e.acceptedByToken().values.reduce(0, +)
+            #expect(seen == counts["accepted"], "APNs accepted \(seen), the report says \(counts)")
+            let rows = try await e2e.gateway.database.client.query(
+                "SELECT bool_and(targets_estimated), sum(targets)::int8 FROM push_batches",
+                logger: e2e.gateway.database.logger)
+            for try await (estimated, targets) in rows.decode((Bool, Int64).self) {
+                #expect(estimated && Int(targets) == counts["targeted"], "the batches add up to the push")
+            }
+        }
+    }
+
     static func counts(_ e2e: EndToEndHarness, _ id: String) async throws -> [String: Int] {
         let report = try await e2e.gateway.request(.get, "/api/pushes/\(id)", auth: e2e.app.server)
         return (report.json["push"] as? [String: Any])?["counts"] as? [String: Int] ?? [:]

@@ -65,5 +65,8 @@ import Testing
         let even = (1...1000).map { Self.id(UInt64($0) * (UInt64.max / 1_000_000)) }
         #expect(BatchPlan.estimated(sample: even, batchSize: 10_000) != nil)
         #expect(BatchPlan.estimated(sample: Array(even.prefix(99)), batchSize: 10_000) == nil, "too few to tell")
+        // Evenly spread but crowded near zero: an estimate beyond what the ranges can hold.
+        let nearZero = (1...1000).map { Self.id(UInt64($0)) }
+        #expect(BatchPlan.estimated(sample: nearZero, batchSize: 10_000) == nil)
     }
 }

@@ -4,8 +4,8 @@ import Synchronization
 
 /// Sheds `/api` requests before their latency grows without bound (GATEWAY_SHED_TARGET_MS, off unless set): a request
 /// beyond the `ConcurrencyLimit` is answered 503 with `Retry-After: 1` at once, with no database work. The limit
-/// starts high and only falls while the served requests queue; the requests admitted keep measuring, so it rises
-/// again within a few windows of the load falling, and below it nothing is shed.
+/// starts high and only falls while the served requests queue; the requests admitted keep measuring, and each fast
+/// window raises it by an eighth; below it nothing is shed.
 ///
 /// Shed requests are logged as one warning a second with their count, not one line each.
 final class LoadShedder: Sendable {
@@ -56,10 +56,10 @@ final class LoadShedder: Sendable {
     func finished(after elapsed: Duration) {
         let count = self.inFlight.wrappingSubtract(1, ordering: .relaxed).oldValue
         let now = ContinuousClock.now
-        let limit = self.state.withLock { state in
+        self.state.withLock { state in
             state.served(in: elapsed, inFlight: count, now: now)
-            return state.limit
+            // Stored under the lock: two requests finishing together cannot store their limits out of order.
+            self.limit.store(state.limit, ordering: .relaxed)
         }
-        self.limit.store(limit, ordering: .relaxed)
     }
 }

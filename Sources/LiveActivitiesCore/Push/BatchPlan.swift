@@ -42,8 +42,11 @@ public struct BatchPlan: Sendable, Equatable {
     /// when the sample looks like random ids: no pass over the audience to count them. Nil when the sample is too
     /// small to tell (under `minimumSample`) or its ids are not spread evenly up to its last one (a Kolmogorov-Smirnov
     /// distance above 2 / sqrt(n), which random ids exceed about once in 1,500 samples): ids that are not random
-    /// (imported, time-ordered) would make some batches far larger than others, and are counted instead.
-    public static func estimated(sample: [UUID], batchSize: Int, minimumSample: Int = 100) -> BatchPlan? {
+    /// (imported, time-ordered) would make some batches far larger than others, and are counted instead, as are
+    /// estimates that need `maxRanges` ranges or more.
+    public static func estimated(sample: [UUID], batchSize: Int, minimumSample: Int = 100, maxRanges: Int = 10_000)
+        -> BatchPlan?
+    {
         guard sample.count >= minimumSample, let reach = sample.last, reach.high64 > 0, batchSize > 0 else {
             return nil
         }
@@ -55,7 +58,10 @@ public struct BatchPlan: Sendable, Equatable {
             distance = max(distance, abs(Double(index + 1) / n - position), abs(position - Double(index) / n))
         }
         guard distance <= 2 / n.squareRoot() else { return nil }
-        let thresholds = Self.uniformThresholds(sampled: sample.count, reach: reach, batchSize: batchSize)
+        let thresholds = Self.uniformThresholds(
+            sampled: sample.count, reach: reach, batchSize: batchSize, maxRanges: maxRanges)
+        // As many ranges as allowed: more targets than the ranges can hold at `batchSize`; counted, not guessed.
+        guard thresholds.count < maxRanges - 1 else { return nil }
         let estimate = n / (top / 18_446_744_073_709_551_616.0)
         let size = max(1, Int((estimate / Double(thresholds.count + 1)).rounded()))
         return BatchPlan(

@@ -52,18 +52,25 @@ extension DeliveryLedger {
         let logger = self.database.logger
         let counts = Self.stampAndCount(outcome, push: push, seq: seq, deferStamps: deferStamps, last: lastOfBatch)
         if outcome.failures.isEmpty && outcome.configurationError == nil && !lastOfBatch {
+            var gen: Int?
             if let statement = UpdateChunkRecordStatement(counts) {
-                var gen: Int?
                 for try await row in try await self.database.client.execute(statement, logger: logger)
                 where row.state == .queued {
                     gen = Int(row.superseding)
                 }
-                return gen
+            } else {
+                gen = try await Self.batchGoesOn(self.database.client.query(counts, logger: logger))
             }
-            return try await Self.batchGoesOn(self.database.client.query(counts, logger: logger))
+            if gen == nil {
+                try await self.database.client.query(Self.settleStoppedEstimates(pushID: push.id), logger: logger)
+            }
+            return gen
         }
         return try await self.database.transaction { connection in
             let goesOn = try await Self.batchGoesOn(connection.query(counts, logger: logger))
+            if goesOn == nil {
+                try await connection.query(Self.settleStoppedEstimates(pushID: push.id), logger: logger)
+            }
             let isStart = push.targets.event == .start
             let dead = outcome.failures.filter(\.failure.invalidatesToken)
             if !dead.isEmpty {
@@ -256,8 +263,33 @@ extension DeliveryLedger {
             )
             SELECT coalesce(sum(canceled), 0)::int8 FROM stopped
             """, logger: logger)
-        for try await canceled in rows.decode(Int64.self) { return canceled }
-        return 0
+        var canceled: Int64 = 0
+        for try await count in rows.decode(Int64.self) { canceled = count }
+        try await connection.query(Self.settleStoppedEstimates(pushID: pushID), logger: logger)
+        return canceled
+    }
+
+    /// A stopped batch whose size was an estimate (`BatchPlan.estimated`) has read what it read and cancels the rest
+    /// of the estimate: its `targets` become `processed + canceled` (more than the estimate when it had read more),
+    /// and the push's `targeted` moves by the difference, so `sent + superseded + skipped + canceled = targeted`
+    /// holds for it too. Run after a batch is stopped and after each chunk recorded on a stopped batch; the rows are
+    /// locked first, so two of these at once move `targeted` once.
+    static func settleStoppedEstimates(pushID: UUID) -> PostgresQuery {
+        """
+        WITH locked AS (
+            SELECT seq, targets FROM push_batches
+            WHERE push_id = \(pushID) AND state = 'stopped' AND targets_estimated
+            FOR UPDATE
+        ),
+        settled AS (
+            UPDATE push_batches b SET targets = b.processed + b.canceled
+            FROM locked
+            WHERE b.push_id = \(pushID) AND b.seq = locked.seq AND b.targets <> b.processed + b.canceled
+            RETURNING (b.processed + b.canceled - locked.targets)::int8 AS moved
+        )
+        UPDATE pushes SET targeted = targeted + (SELECT sum(moved) FROM settled)
+        WHERE id = \(pushID) AND EXISTS (SELECT 1 FROM settled)
+        """
     }
 
     /// Marks a batch finished; the last one to finish marks the push done.
