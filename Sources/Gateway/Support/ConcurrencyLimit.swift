@@ -4,9 +4,9 @@ import LiveActivitiesCore
 /// concurrency limit in the manner of TCP Vegas and Netflix's concurrency-limits, with CoDel's signal).
 ///
 /// It watches the requests it serves over windows of `interval`. When even the fastest request of a window took
-/// longer than `target` with more than `floor` in flight, requests queue: the limit drops towards what was in
-/// flight, scaled by `target / fastest`, at most halving in one window, so the queue shrinks to what meets the target
-/// in a few windows. A window whose fastest request met the target raises it by an eighth, so it climbs back once
+/// longer than `target` with more than `floor` in flight, requests queue: the limit drops to what was in flight,
+/// scaled by `target / fastest` (half of it at the least), so the queue shrinks to what meets the target in a window
+/// or two. (Halving the limit instead, from its ceiling of 1,024, took five windows, whose requests set the p99.) A window whose fastest request met the target raises it by an eighth, so it climbs back once
 /// the load falls. The limit never goes below `floor` nor above `ceiling` (where it starts).
 ///
 /// An on/off switch (shed while a window was slow, admit all after a fast one) lets a standing queue form every
@@ -48,7 +48,7 @@ struct ConcurrencyLimit: Sendable {
             // Slow with no more in flight than the floor is a slow database, not a queue the limit could shorten.
             if self.peak > self.floor {
                 let scale = max(0.5, self.target.seconds / fastest.seconds)
-                self.limit = max(self.floor, self.limit / 2, Int(Double(min(self.limit, self.peak)) * scale))
+                self.limit = max(self.floor, Int(Double(min(self.limit, self.peak)) * scale))
             }
         } else {
             self.limit = min(self.ceiling, self.limit + max(1, self.limit / 8))
