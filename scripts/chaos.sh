@@ -164,6 +164,8 @@ for scenario in $SCENARIOS; do
     sleep 1
     kill $trickle_pid 2>/dev/null; wait $trickle_pid 2>/dev/null || true
     trickle_pid=""
+    # Pushes the trickle posted last may still be on their way: unfinished is what is left after a minute.
+    for _ in $(seq 300); do [ "$(psql_ -c "SELECT count(*) FROM pushes WHERE state IN ('queued','sending')")" = 0 ] && break; sleep 0.2; done
     unfinished=$(psql_ -c "SELECT count(*) FROM pushes WHERE state IN ('queued', 'sending')")
     counts=$(curl -fsS "http://127.0.0.1:$sim_admin/stats?tokens=all" | python3 -c "
 import json, sys
@@ -178,8 +180,6 @@ print(sum(1 for v in tokens.values() if v >= 1), sum(1 for v in tokens.values() 
                     FROM push_report WHERE push_id IN (${ids%,})" 2>/dev/null || echo "?")
     printf '%-14s %8d %9d %7d %5d %10d %9s %9s ms %s\n' "$scenario" "$N" "$once" "$twice" "$most" "$unfinished" \
         "${recovered:-none}${recovered:+ s}" "${p99:-?}" "($ok/$refused)"
-    # The next scenario starts with no push in flight.
-    for _ in $(seq 300); do [ "$(psql_ -c "SELECT count(*) FROM pushes WHERE state IN ('queued','sending')")" = 0 ] && break; sleep 0.2; done
 done
 if [ -f "$work/notes.txt" ]; then cat "$work/notes.txt"; fi
 if [ "${overload:-}" = yes ]; then scenario_overload; fi

@@ -31,7 +31,7 @@ struct PushBatchHandler: JobHandler {
 
     /// Sends batch `seq` of `push` from its cursor to its end.
     func deliver(_ push: PushForDelivery, seq: Int32, logger: Logger) async throws {
-        guard let batch = try await self.ledger.batch(pushID: push.id, seq: seq), batch.state == .queued else {
+        guard let batch = try await self.ledger.claimBatch(pushID: push.id, seq: seq), batch.state == .queued else {
             return
         }
         try await self.deliver(push, batch: batch, first: nil, logger: logger)
@@ -61,7 +61,8 @@ struct PushBatchHandler: JobHandler {
             chunk = try await self.select(push, after: batch.cursor ?? batch.lower, upTo: batch.upper, rowRefs: rowRefs)
             self.phase("select", since: &clock)
             // Declared after the select: a push that superseded this one before is honoured when the chunk is sent.
-            guard let declared = try await self.ledger.declareChunk(pushID: push.id, seq: seq) else { return }
+            guard let declared = try await self.ledger.declareChunk(pushID: push.id, seq: seq, runner: batch.runner)
+            else { return }
             gen = declared
         }
         var superseders = Superseders()
@@ -75,13 +76,13 @@ struct PushBatchHandler: JobHandler {
                 full ? self.select(push, after: last.channelID, upTo: batch.upper, rowRefs: rowRefs) : []
             clock = ContinuousClock.now
             let outcome = try await self.send(
-                chunk, last: last.channelID, push: push, seq: seq, topic: topic, credentials: credentials,
-                gen: gen, superseders: &superseders)
+                chunk, last: last.channelID, push: push, seq: seq, runner: batch.runner, topic: topic,
+                credentials: credentials, gen: gen, superseders: &superseders)
             self.phase("send", since: &clock)
             // A chunk shorter than a full one is the batch's last: the batch is finished in the same transaction.
             // Otherwise the record declares the next chunk in flight.
             let next = try await self.ledger.record(
-                outcome, push: push, seq: seq, lastOfBatch: !full, deferStamps: deferStamps)
+                outcome, push: push, seq: seq, lastOfBatch: !full, deferStamps: deferStamps, runner: batch.runner)
             self.phase("record", since: &clock)
             self.count(outcome)
             if let reason = outcome.configurationError {
@@ -95,7 +96,7 @@ struct PushBatchHandler: JobHandler {
             chunk = try await following
             self.phase("select", since: &clock)  // only the part the send and record did not hide
         }
-        try await self.ledger.finishBatch(pushID: push.id, seq: seq)
+        try await self.ledger.finishBatch(pushID: push.id, seq: seq, runner: batch.runner)
     }
 
     private func withUpdateBudgets(_ push: PushForDelivery) async throws -> PushForDelivery {
@@ -115,7 +116,7 @@ struct PushBatchHandler: JobHandler {
     /// Sends the targets of `chunk` that neither a newer push reached nor a superseding push reaches (`PushOrder`),
     /// retrying where APNs says so; each retry round is declared in flight again.
     private func send(
-        _ chunk: [PushTargets.Target], last: UUID, push: PushForDelivery, seq: Int32, topic: String,
+        _ chunk: [PushTargets.Target], last: UUID, push: PushForDelivery, seq: Int32, runner: UUID?, topic: String,
         credentials: APNsCredentials, gen: Int, superseders: inout Superseders
     ) async throws -> ChunkOutcome {
         var outcome = ChunkOutcome(cursor: last, processed: chunk.count, sendStartedAt: Date())
@@ -147,7 +148,8 @@ struct PushBatchHandler: JobHandler {
         let priority: APNsPriority = push.priority == 5 ? .powerConsiderate : .immediate
         var attempt = 1
         while !pending.isEmpty {
-            if attempt > 1, let declared = try await self.ledger.declareChunk(pushID: push.id, seq: seq) {
+            if attempt > 1, let declared = try await self.ledger.declareChunk(pushID: push.id, seq: seq, runner: runner)
+            {
                 let reached = try await superseders.reached(
                     pending.map { chunk[$0] }, gen: declared, push: push, ledger: self.ledger)
                 outcome.superseded += reached.count

@@ -59,12 +59,15 @@ import Testing
             let canceled = try await e2e.gateway.request(.delete, "/api/pushes/\(id)", auth: e2e.app.server)
             #expect((canceled.json["canceled"] as? Int ?? -1) > 0, "\(canceled.text)")
 
+            // Settled: the counts add up and stay the same for 500 ms (a chunk in flight answers within ~100 ms).
             var counts: [String: Int] = [:]
-            for _ in 0..<200 {
+            var unchanged = 0
+            for _ in 0..<200 where unchanged < 10 {
                 try await Task.sleep(for: .milliseconds(50))
                 let before = counts
                 counts = try await Self.counts(e2e, id)
-                if counts == before, (counts["sent"] ?? 0) + (counts["canceled"] ?? 0) == counts["targeted"] { break }
+                let addsUp = (counts["sent"] ?? 0) + (counts["canceled"] ?? 0) == counts["targeted"]
+                unchanged = counts == before && addsUp ? unchanged + 1 : 0
             }
             #expect((counts["sent"] ?? 0) + (counts["canceled"] ?? 0) == counts["targeted"], "\(counts)")
             #expect((1000...3000).contains(counts["targeted"] ?? 0), "an estimate of 2,000: \(counts)")

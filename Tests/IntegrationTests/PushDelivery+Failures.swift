@@ -35,7 +35,9 @@ import Testing
     @Test func injected503sAreRetriedAndEveryTokenIsAcceptedExactlyOnce() async throws {
         try await EndToEndHarness.run(environment: ["PUSH_CHUNK_SIZE": "20"]) { e2e in
             try await e2e.gateway.seedActivities(appKey: e2e.app.key, count: 60)
-            try await e2e.simulator.configure(["failure_rates": ["ServiceUnavailable": 0.3]])
+            // 20%: a token fails after eight 503s in a row (`DeliverySettings.maxAttempts`), about once in 6,000 runs of 60
+            // tokens; at 30% it was once in 250, and one run lost a token that way.
+            try await e2e.simulator.configure(["failure_rates": ["ServiceUnavailable": 0.2]])
             let report = try await e2e.finished(try await e2e.send(Self.update(1_700_000_001)))
             #expect((report["counts"] as? [String: Int])?["accepted"] == 60, "\(report)")
             for n in 1...60 {

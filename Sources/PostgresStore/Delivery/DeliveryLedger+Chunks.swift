@@ -47,10 +47,11 @@ extension DeliveryLedger {
     @discardableResult
     public func record(
         _ outcome: ChunkOutcome, push: PushForDelivery, seq: Int32, lastOfBatch: Bool = false,
-        deferStamps: Bool = false
+        deferStamps: Bool = false, runner: UUID? = nil
     ) async throws -> Int? {
         let logger = self.database.logger
-        let counts = Self.stampAndCount(outcome, push: push, seq: seq, deferStamps: deferStamps, last: lastOfBatch)
+        let counts = Self.stampAndCount(
+            outcome, push: push, seq: seq, deferStamps: deferStamps, last: lastOfBatch, runner: runner)
         if outcome.failures.isEmpty && outcome.configurationError == nil && !lastOfBatch {
             var gen: Int?
             if let statement = UpdateChunkRecordStatement(counts) {
@@ -124,8 +125,8 @@ extension DeliveryLedger {
                 try await Self.stopBatches(pushID: push.id, on: connection, logger: logger)
                 return nil
             }
-            if lastOfBatch {
-                try await Self.finishBatch(pushID: push.id, seq: seq, on: connection, logger: logger)
+            if lastOfBatch, goesOn != nil {
+                try await Self.finishBatch(pushID: push.id, seq: seq, runner: runner, on: connection, logger: logger)
             }
             return goesOn
         }
@@ -141,7 +142,8 @@ extension DeliveryLedger {
     /// primary-key probe per instance. A row that has moved since (a rotation wrote a new version), or whose place the
     /// select did not read (`Target.row` empty), is stamped by id.
     static func stampAndCount(
-        _ outcome: ChunkOutcome, push: PushForDelivery, seq: Int32, deferStamps: Bool, last: Bool = false
+        _ outcome: ChunkOutcome, push: PushForDelivery, seq: Int32, deferStamps: Bool, last: Bool = false,
+        runner: UUID? = nil
     ) -> PostgresQuery {
         let event = push.targets.event
         let later = deferStamps && event == .update ? outcome.accepted : []
@@ -227,7 +229,7 @@ extension DeliveryLedger {
                 sending_gen = superseded_gen,
                 sending_until = CASE WHEN \(last) OR state <> 'queued' THEN NULL
                                      ELSE now() + make_interval(secs => \(Self.leaseSeconds)) END
-            WHERE push_id = \(push.id) AND seq = \(seq)
+            WHERE push_id = \(push.id) AND seq = \(seq) AND runner IS NOT DISTINCT FROM \(runner)
             RETURNING state, superseded_gen
             """
     }
@@ -293,10 +295,10 @@ extension DeliveryLedger {
     }
 
     /// Marks a batch finished; the last one to finish marks the push done.
-    public func finishBatch(pushID: UUID, seq: Int32) async throws {
+    public func finishBatch(pushID: UUID, seq: Int32, runner: UUID? = nil) async throws {
         let logger = self.database.logger
         try await self.database.transaction { connection in
-            try await Self.finishBatch(pushID: pushID, seq: seq, on: connection, logger: logger)
+            try await Self.finishBatch(pushID: pushID, seq: seq, runner: runner, on: connection, logger: logger)
         }
     }
 
@@ -306,9 +308,9 @@ extension DeliveryLedger {
     /// missing when a newer end reached a range before an older update's batch read it). A batch whose size was
     /// estimated (`BatchPlan.estimated`) counted its targets as it read them: its `targets` become that count, and
     /// the push's `targeted` moves by the difference.
-    private static func finishBatch(pushID: UUID, seq: Int32, on connection: PostgresConnection, logger: Logger)
-        async throws
-    {
+    private static func finishBatch(
+        pushID: UUID, seq: Int32, runner: UUID?, on connection: PostgresConnection, logger: Logger
+    ) async throws {
         let finished = try await connection.query(
             """
             UPDATE push_batches b
@@ -317,6 +319,7 @@ extension DeliveryLedger {
                 targets = CASE WHEN b.targets_estimated THEN b.processed ELSE b.targets END
             FROM (SELECT targets FROM push_batches WHERE push_id = \(pushID) AND seq = \(seq)) o
             WHERE b.push_id = \(pushID) AND b.seq = \(seq) AND b.state = 'queued'
+              AND b.runner IS NOT DISTINCT FROM \(runner)
             RETURNING (b.targets - o.targets)::int8
             """, logger: logger)
         var correction: Int64?

@@ -130,12 +130,12 @@ extension DeliveryLedger {
 
     /// Declares that batch `seq` of `push` is about to send a chunk (its first, or a retry round), for the lease.
     /// Answers how many superseding pushes the chunk must honour, or nil when the batch no longer sends.
-    public func declareChunk(pushID: UUID, seq: Int32) async throws -> Int? {
+    public func declareChunk(pushID: UUID, seq: Int32, runner: UUID? = nil) async throws -> Int? {
         let rows = try await self.database.client.query(
             """
             UPDATE push_batches
             SET sending_gen = superseded_gen, sending_until = now() + make_interval(secs => \(Self.leaseSeconds))
-            WHERE push_id = \(pushID) AND seq = \(seq) AND state = 'queued'
+            WHERE push_id = \(pushID) AND seq = \(seq) AND state = 'queued' AND runner IS NOT DISTINCT FROM \(runner)
             RETURNING superseded_gen
             """, logger: self.database.logger)
         for try await gen in rows.decode(Int32.self) { return Int(gen) }

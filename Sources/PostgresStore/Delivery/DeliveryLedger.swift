@@ -170,6 +170,27 @@ public struct DeliveryLedger: Sendable {
         }
     }
 
+    /// Reads batch `seq` of `pushID` for a run of its job and, while it is queued, claims it with a new `runner`: a run
+    /// that claimed it before (a worker that lost its lease but still sends) has its records refused from then on, so
+    /// the batch goes on from the cursor read here and no chunk is counted twice (sql/0027).
+    public func claimBatch(pushID: UUID, seq: Int32) async throws -> PushBatch? {
+        let rows = try await self.database.client.query(
+            """
+            UPDATE push_batches SET runner = CASE WHEN state = 'queued' THEN gen_random_uuid() ELSE runner END
+            WHERE push_id = \(pushID) AND seq = \(seq)
+            RETURNING lower_channel, upper_channel, cursor_channel, state, sent_by_fanout, runner
+            """,
+            logger: self.logger)
+        for try await (lower, upper, cursor, state, inline, runner) in rows.decode(
+            (UUID?, UUID?, UUID?, BatchState, Bool, UUID?).self)
+        {
+            return PushBatch(
+                pushID: pushID, seq: seq, lower: lower, upper: upper, cursor: cursor, state: state,
+                sentByFanout: inline, runner: runner)
+        }
+        return nil
+    }
+
     public func batch(pushID: UUID, seq: Int32) async throws -> PushBatch? {
         let rows = try await self.database.client.query(
             """

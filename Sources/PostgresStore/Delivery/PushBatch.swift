@@ -13,6 +13,9 @@ public struct PushBatch: Sendable {
     public var cursor: UUID?
     public var state: BatchState
     public var sentByFanout: Bool
+    /// This run's claim on the batch (`DeliveryLedger.claimBatch`): only its records count. Nil for a batch its fan-out
+    /// job sends itself, which no other run has claimed.
+    public var runner: UUID? = nil
 
     /// The one batch of a push that its fan-out job sends itself, as `firstChunk(of:limit:)` recorded it.
     public static func inline(pushID: UUID) -> PushBatch {
