@@ -12,15 +12,8 @@ import Testing
             let app = try await gw.createApp()
             try await gw.seedActivities(appKey: app.key, count: 40)
             let ledger = DeliveryLedger(database: gw.database)
-            let push = try await DeliveryLedgerDeferredStampTests.post(1_700_000_005, gw: gw, app: app)
             // Planned as one batch of 40; then ten instances end before the batch reads its chunk.
-            _ = try await gw.database.scalar(
-                """
-                WITH p AS (UPDATE pushes SET state = 'sending', batches_total = 1, targeted = 40
-                           WHERE id = \(push.id) RETURNING id, created_at)
-                INSERT INTO push_batches (push_id, seq, targets, push_created_at)
-                SELECT id, 0, 40, created_at FROM p RETURNING 1
-                """, as: Int32.self)
+            let push = try await Self.sending(1_700_000_005, targets: 40, gw: gw, app: app)
             _ = try await gw.database.scalar(
                 """
                 WITH e AS (UPDATE live_activities SET state = 'ended', ended_at = now()
@@ -59,14 +52,8 @@ import Testing
                     """, as: String.self)
             }
             for (round, (estimate, stop)) in [(60, false), (10, true)].enumerated() {
-                let push = try await DeliveryLedgerDeferredStampTests.post(1_700_000_005 + round, gw: gw, app: app)
-                _ = try await gw.database.scalar(
-                    """
-                    WITH p AS (UPDATE pushes SET state = 'sending', batches_total = 1, targeted = \(estimate)
-                               WHERE id = \(push.id) RETURNING id, created_at)
-                    INSERT INTO push_batches (push_id, seq, targets, targets_estimated, push_created_at)
-                    SELECT id, 0, \(estimate), true, created_at FROM p RETURNING 1
-                    """, as: Int32.self)
+                let push = try await Self.sending(
+                    1_700_000_005 + round, targets: estimate, estimated: true, gw: gw, app: app)
                 let targets = try await ledger.chunk(of: push, after: nil, upTo: nil, limit: 100)
                 #expect(targets.count == 40)
                 for half in [targets[..<20], targets[20...]] {
@@ -88,5 +75,20 @@ import Testing
                 #expect(try await report(push) == expected, "estimate \(estimate)")
             }
         }
+    }
+
+    /// A push posted with `timestamp` and recorded as sending one batch of `targets` (an estimate if `estimated`).
+    static func sending(_ timestamp: Int, targets: Int, estimated: Bool = false, gw: GatewayHarness, app: TestApp)
+        async throws -> PushForDelivery
+    {
+        let push = try await DeliveryLedgerDeferredStampTests.post(timestamp, gw: gw, app: app)
+        _ = try await gw.database.scalar(
+            """
+            WITH p AS (UPDATE pushes SET state = 'sending', batches_total = 1, targeted = \(targets)
+                       WHERE id = \(push.id) RETURNING id, created_at)
+            INSERT INTO push_batches (push_id, seq, targets, targets_estimated, push_created_at)
+            SELECT id, 0, \(targets), \(estimated), created_at FROM p RETURNING 1
+            """, as: Int32.self)
+        return push
     }
 }

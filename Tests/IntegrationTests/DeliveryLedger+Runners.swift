@@ -12,14 +12,7 @@ import Testing
             let app = try await gw.createApp()
             try await gw.seedActivities(appKey: app.key, count: 40)
             let ledger = DeliveryLedger(database: gw.database)
-            let push = try await DeliveryLedgerDeferredStampTests.post(1_700_000_005, gw: gw, app: app)
-            _ = try await gw.database.scalar(
-                """
-                WITH p AS (UPDATE pushes SET state = 'sending', batches_total = 1, targeted = 40
-                           WHERE id = \(push.id) RETURNING id, created_at)
-                INSERT INTO push_batches (push_id, seq, targets, push_created_at)
-                SELECT id, 0, 40, created_at FROM p RETURNING 1
-                """, as: Int32.self)
+            let push = try await DeliveryLedgerAccountingTests.sending(1_700_000_005, targets: 40, gw: gw, app: app)
             let old = try #require(try await ledger.claimBatch(pushID: push.id, seq: 0)?.runner)
             let targets = try await ledger.chunk(of: push, after: nil, upTo: nil, limit: 20)
             var outcome = ChunkOutcome(

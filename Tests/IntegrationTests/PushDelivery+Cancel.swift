@@ -1,4 +1,5 @@
 import Foundation
+import HummingbirdTesting
 import Testing
 
 @Suite struct PushDeliveryCancelTests {
@@ -8,16 +9,7 @@ import Testing
     @Test func aCancelMidFanOutStopsTheBatchesAndEveryTargetIsSentOrCanceled() async throws {
         let environment = ["PUSH_BATCH_SIZE": "200", "PUSH_CHUNK_SIZE": "50", "WORKER_CONCURRENCY": "2"]
         try await EndToEndHarness.run(environment: environment) { e2e in
-            try await e2e.gateway.seedActivities(appKey: e2e.app.key, count: 1000)
-            try await e2e.simulator.configure(["latency_ms": 100])
-            let id = try await e2e.send(PushDeliveryFailureTests.update(1_700_000_001))
-            var sent = 0
-            for _ in 0..<300 where sent == 0 {
-                try await Task.sleep(for: .milliseconds(20))
-                sent = try await Self.counts(e2e, id)["sent"] ?? 0
-            }
-            #expect(sent > 0, "nothing was sent before the cancel")
-            let canceled = try await e2e.gateway.request(.delete, "/api/pushes/\(id)", auth: e2e.app.server)
+            let (id, sent, canceled) = try await Self.cancelMidFanOut(e2e, activities: 1000)
             let answered = canceled.json["canceled"] as? Int ?? -1
             #expect(answered > 0 && answered <= 1000 - sent, "\(canceled.text)")
 
@@ -47,16 +39,7 @@ import Testing
     @Test func aCancelOfAnEstimatedFanOutStillAccountsForEveryTarget() async throws {
         let environment = ["PUSH_BATCH_SIZE": "200", "PUSH_CHUNK_SIZE": "100", "WORKER_CONCURRENCY": "2"]
         try await EndToEndHarness.run(environment: environment) { e2e in
-            try await e2e.gateway.seedActivities(appKey: e2e.app.key, count: 2000)
-            try await e2e.simulator.configure(["latency_ms": 100])
-            let id = try await e2e.send(PushDeliveryFailureTests.update(1_700_000_001))
-            var sent = 0
-            for _ in 0..<300 where sent == 0 {
-                try await Task.sleep(for: .milliseconds(20))
-                sent = try await Self.counts(e2e, id)["sent"] ?? 0
-            }
-            #expect(sent > 0, "nothing was sent before the cancel")
-            let canceled = try await e2e.gateway.request(.delete, "/api/pushes/\(id)", auth: e2e.app.server)
+            let (id, _, canceled) = try await Self.cancelMidFanOut(e2e, activities: 2000)
             #expect((canceled.json["canceled"] as? Int ?? -1) > 0, "\(canceled.text)")
 
             // Settled: the counts add up and stay the same for 500 ms (a chunk in flight answers within ~100 ms).
@@ -80,6 +63,24 @@ import Testing
                 #expect(estimated && Int(targets) == counts["targeted"], "the batches add up to the push")
             }
         }
+    }
+
+    /// Seeds `activities`, sends an update answered after 100 ms each, and DELETEs it once some were sent: the push,
+    /// how many were sent before, and the DELETE's answer.
+    static func cancelMidFanOut(_ e2e: EndToEndHarness, activities: Int) async throws
+        -> (id: String, sent: Int, canceled: TestResponse)
+    {
+        try await e2e.gateway.seedActivities(appKey: e2e.app.key, count: activities)
+        try await e2e.simulator.configure(["latency_ms": 100])
+        let id = try await e2e.send(PushDeliveryFailureTests.update(1_700_000_001))
+        var sent = 0
+        for _ in 0..<300 where sent == 0 {
+            try await Task.sleep(for: .milliseconds(20))
+            sent = try await Self.counts(e2e, id)["sent"] ?? 0
+        }
+        #expect(sent > 0, "nothing was sent before the cancel")
+        let canceled = try await e2e.gateway.request(.delete, "/api/pushes/\(id)", auth: e2e.app.server)
+        return (id, sent, canceled)
     }
 
     static func counts(_ e2e: EndToEndHarness, _ id: String) async throws -> [String: Int] {
