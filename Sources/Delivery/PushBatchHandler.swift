@@ -148,8 +148,15 @@ struct PushBatchHandler: JobHandler {
         let priority: APNsPriority = push.priority == 5 ? .powerConsiderate : .immediate
         var attempt = 1
         while !pending.isEmpty {
-            if attempt > 1, let declared = try await self.ledger.declareChunk(pushID: push.id, seq: seq, runner: runner)
-            {
+            if attempt > 1 {
+                guard let declared = try await self.ledger.declareChunk(pushID: push.id, seq: seq, runner: runner)
+                else {
+                    // Stopped (a cancel), or claimed by another run that sends this chunk again: no retry round.
+                    outcome.failures += pending.map {
+                        (chunk[$0], DeliveryFailure(status: nil, reason: "stopped", invalidatesToken: false))
+                    }
+                    break
+                }
                 let reached = try await superseders.reached(
                     pending.map { chunk[$0] }, gen: declared, push: push, ledger: self.ledger)
                 outcome.superseded += reached.count

@@ -27,14 +27,18 @@ import Testing
             let rest = try await ledger.chunk(of: push, after: new.cursor, upTo: nil, limit: 100)
             #expect(rest.count == 20)
             var late = ChunkOutcome(cursor: rest[rest.count - 1].channelID, processed: 20, sendStartedAt: Date())
-            late.accepted = rest
-            // The old run's record of the chunk it had in flight is refused, and it cannot finish the batch.
+            late.accepted = Array(rest.dropFirst())
+            late.failures = [(rest[0], DeliveryFailure(status: 410, reason: "Unregistered", invalidatesToken: true))]
+            // The old run's record of the chunk it had in flight is refused, failures included (the new run records
+            // them), and it cannot finish the batch.
             #expect(try await ledger.record(late, push: push, seq: 0, deferStamps: true, runner: old) == nil)
+            #expect(try await gw.database.scalar("SELECT count(*)::int4 FROM push_failures", as: Int32.self) == 0)
             try await ledger.finishBatch(pushID: push.id, seq: 0, runner: old)
             #expect(try await Self.report(gw, push) == "sending 40 = 20 sent + 0 skipped")
             // The new run sends it again and finishes.
             try await ledger.record(late, push: push, seq: 0, lastOfBatch: true, deferStamps: true, runner: new.runner)
             #expect(try await Self.report(gw, push) == "done 40 = 40 sent + 0 skipped")
+            #expect(try await gw.database.scalar("SELECT count(*)::int4 FROM push_failures", as: Int32.self) == 1)
         }
     }
 

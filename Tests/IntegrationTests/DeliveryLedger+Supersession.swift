@@ -27,7 +27,7 @@ import Testing
                 defer { returned.store(true, ordering: .releasing) }
                 return try await ledger.supersede(for: newer, logger: gw.database.logger).superseded
             }
-            // The chunk's lease is 30 s: the newer push must still be waiting half a second later.
+            // The chunk's lease is 20 s: the newer push must still be waiting half a second later.
             try await Task.sleep(for: .milliseconds(500))
             let early = returned.load(ordering: .acquiring)
             #expect(!early, "the newer push went ahead of a chunk in flight")

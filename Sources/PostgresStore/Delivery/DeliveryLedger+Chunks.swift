@@ -68,7 +68,16 @@ extension DeliveryLedger {
             return gen
         }
         return try await self.database.transaction { connection in
-            let goesOn = try await Self.batchGoesOn(connection.query(counts, logger: logger))
+            let rows = try await connection.query(counts, logger: logger)
+            var answered = false
+            var goesOn: Int?
+            for try await (state, superseding) in rows.decode((BatchState, Int32).self) {
+                answered = true
+                if state == .queued { goesOn = Int(superseding) }
+            }
+            // No row: another run claimed the batch (`claimBatch`). It sends this chunk again and records its
+            // failures and any configuration error itself; this run's answers are not counted twice.
+            guard answered else { return nil }
             if goesOn == nil {
                 try await connection.query(Self.settleStoppedEstimates(pushID: push.id), logger: logger)
             }

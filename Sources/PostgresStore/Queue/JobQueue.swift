@@ -9,9 +9,11 @@ public protocol JobQueue: Sendable {
     /// Claims up to `limit` due jobs for `owner`, interleaving apps, each leased for `lease`, none of the kinds in
     /// `excludingKinds`.
     func claim(limit: Int, owner: String, lease: Duration, excludingKinds: [JobKind]) async throws -> [ClaimedJob]
-    /// As `claim`, with the apps the claimer is already busy with (`busyApps`) taking their turn after the others.
-    func claim(limit: Int, owner: String, lease: Duration, excludingKinds: [JobKind], busyApps: [Int64])
-        async throws -> [ClaimedJob]
+    /// As `claim`, with the apps the claimer is already busy with (`busyApps`) taking their turn after the others,
+    /// and none of its own jobs still running (`inFlight`), even past their lease.
+    func claim(
+        limit: Int, owner: String, lease: Duration, excludingKinds: [JobKind], busyApps: [Int64], inFlight: [Int64]
+    ) async throws -> [ClaimedJob]
     /// Extends the lease of the jobs `owner` still holds; returns those ids.
     @discardableResult
     func extendLease(ids: [Int64], owner: String, lease: Duration) async throws -> [Int64]
@@ -27,10 +29,10 @@ public protocol JobQueue: Sendable {
 }
 
 extension JobQueue {
-    /// A queue that knows no preference between apps.
-    public func claim(limit: Int, owner: String, lease: Duration, excludingKinds: [JobKind], busyApps: [Int64])
-        async throws -> [ClaimedJob]
-    {
+    /// A queue that knows no preference between apps, and lets its claimers' leases alone fence their jobs.
+    public func claim(
+        limit: Int, owner: String, lease: Duration, excludingKinds: [JobKind], busyApps: [Int64], inFlight: [Int64]
+    ) async throws -> [ClaimedJob] {
         try await self.claim(limit: limit, owner: owner, lease: lease, excludingKinds: excludingKinds)
     }
 

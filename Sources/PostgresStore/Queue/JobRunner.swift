@@ -119,8 +119,9 @@ public struct JobRunner: Service {
     /// Also returns the kinds at their limit, which this runner cannot take more of now.
     private func claim(capacity: Int, ledger: JobLedger) async -> (jobs: [ClaimedJob], atLimit: [JobKind]) {
         let busy = await ledger.busyApps
+        let mine = await ledger.inFlightIDs
         guard !self.configuration.kindLimits.isEmpty else {
-            return (await self.claim(limit: capacity, excluding: [], busyApps: busy), [])
+            return (await self.claim(limit: capacity, excluding: [], busyApps: busy, inFlight: mine), [])
         }
         var headroom: [JobKind: Int] = [:]
         for (kind, limit) in self.configuration.kindLimits {
@@ -128,20 +129,21 @@ public struct JobRunner: Service {
         }
         let open = headroom.values.min() ?? capacity
         let atLimit = headroom.filter { $0.value == 0 }.map(\.key)
-        var claimed = await self.claim(limit: min(capacity, open), excluding: atLimit, busyApps: busy)
+        var claimed = await self.claim(
+            limit: min(capacity, open), excluding: atLimit, busyApps: busy, inFlight: mine)
         if claimed.count == min(capacity, open), capacity > claimed.count {
             claimed += await self.claim(
-                limit: capacity - claimed.count, excluding: Array(headroom.keys), busyApps: busy)
+                limit: capacity - claimed.count, excluding: Array(headroom.keys), busyApps: busy, inFlight: mine)
         }
         return (claimed, atLimit)
     }
 
-    private func claim(limit: Int, excluding: [JobKind], busyApps: [Int64]) async -> [ClaimedJob] {
+    private func claim(limit: Int, excluding: [JobKind], busyApps: [Int64], inFlight: [Int64]) async -> [ClaimedJob] {
         guard limit > 0 else { return [] }
         do {
             return try await self.queue.claim(
                 limit: limit, owner: self.configuration.owner, lease: self.configuration.lease,
-                excludingKinds: excluding, busyApps: busyApps)
+                excludingKinds: excluding, busyApps: busyApps, inFlight: inFlight)
         } catch {
             self.logger.warning("claim failed", metadata: ["error": "\(String(reflecting: error))"])
             return []

@@ -46,11 +46,16 @@ public struct PostgresJobQueue: JobQueue {
     public func claim(limit: Int, owner: String, lease: Duration, excludingKinds excluded: [JobKind]) async throws
         -> [ClaimedJob]
     {
-        try await self.claim(limit: limit, owner: owner, lease: lease, excludingKinds: excluded, busyApps: [])
+        try await self.claim(
+            limit: limit, owner: owner, lease: lease, excludingKinds: excluded, busyApps: [], inFlight: [])
     }
 
+    /// `inFlight`: the claimer's own running jobs, never claimed again by it while they run, even once their lease
+    /// ran out (PostgreSQL out of reach): a second run of one job in the same process would share its lease owner,
+    /// and the first run's completion would delete the job under the second.
     public func claim(
-        limit: Int, owner: String, lease: Duration, excludingKinds excluded: [JobKind], busyApps: [Int64]
+        limit: Int, owner: String, lease: Duration, excludingKinds excluded: [JobKind], busyApps: [Int64],
+        inFlight: [Int64]
     ) async throws -> [ClaimedJob] {
         guard limit > 0 else { return [] }
         // 1. due_apps: the apps with due work, found with a loose index scan (one probe per app).
@@ -79,7 +84,7 @@ public struct PostgresJobQueue: JobQueue {
                 CROSS JOIN LATERAL (
                     SELECT j.id, j.app_id, j.priority, j.run_at FROM jobs j
                     WHERE j.app_id = d.app_id AND j.state IN ('queued', 'running') AND j.run_at <= now()
-                      AND j.kind <> ALL(\(excluded)::text[])
+                      AND j.kind <> ALL(\(excluded)::text[]) AND j.id <> ALL(\(inFlight)::int8[])
                     ORDER BY j.priority DESC, j.run_at, j.id
                     LIMIT \(limit)
                     FOR UPDATE SKIP LOCKED
