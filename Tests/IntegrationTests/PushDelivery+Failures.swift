@@ -70,7 +70,7 @@ import Testing
             // Its batches were cut from the first chunk's spread: `targeted` counts what was read and the estimate
             // of the rest (`BatchPlan.estimated`), all of it sent or canceled.
             let targeted = counts["targeted"] ?? 0
-            #expect((2000...3000).contains(targeted), "\(counts)")
+            #expect((1000...5000).contains(targeted), "an estimate of 2,500 from 101 ids: \(counts)")
             #expect((counts["canceled"] ?? 0) >= targeted - 400, "\(counts)")
             #expect((counts["sent"] ?? 0) + (counts["canceled"] ?? 0) == targeted, "\(counts)")
         }

@@ -63,7 +63,8 @@ extension DeliveryLedger {
                 gen = try await Self.batchGoesOn(self.database.client.query(counts, logger: logger))
             }
             if gen == nil {
-                try await self.database.client.query(Self.settleStoppedEstimates(pushID: push.id), logger: logger)
+                try await self.database.client.query(
+                    Self.settleStoppedEstimates(pushID: push.id, seq: seq), logger: logger)
             }
             return gen
         }
@@ -79,7 +80,7 @@ extension DeliveryLedger {
             // failures and any configuration error itself; this run's answers are not counted twice.
             guard answered else { return nil }
             if goesOn == nil {
-                try await connection.query(Self.settleStoppedEstimates(pushID: push.id), logger: logger)
+                try await connection.query(Self.settleStoppedEstimates(pushID: push.id, seq: seq), logger: logger)
             }
             let isStart = push.targets.event == .start
             let dead = outcome.failures.filter(\.failure.invalidatesToken)
@@ -283,13 +284,15 @@ extension DeliveryLedger {
     /// A stopped batch whose size was an estimate (`BatchPlan.estimated`) has read what it read and cancels the rest
     /// of the estimate: its `targets` become `processed + canceled` (more than the estimate when it had read more),
     /// and the push's `targeted` moves by the difference, so `sent + superseded + skipped + canceled = targeted`
-    /// holds for it too. Run after a batch is stopped and after each chunk recorded on a stopped batch; the rows are
-    /// locked first, so two of these at once move `targeted` once.
-    static func settleStoppedEstimates(pushID: UUID) -> PostgresQuery {
+    /// holds for it too. Run after batches are stopped (all of them, `seq` nil) and after a chunk recorded on a
+    /// stopped batch (that batch alone: two records settling each other's rows deadlocked and lost a record); the
+    /// rows are locked first, so two of these at once move `targeted` once.
+    static func settleStoppedEstimates(pushID: UUID, seq: Int32? = nil) -> PostgresQuery {
         """
         WITH locked AS (
             SELECT seq, targets FROM push_batches
             WHERE push_id = \(pushID) AND state = 'stopped' AND targets_estimated
+              AND (\(seq)::int4 IS NULL OR seq = \(seq)::int4)
             FOR UPDATE
         ),
         settled AS (
