@@ -28,16 +28,23 @@ headers=(-H "apns-push-type: liveactivity" -H "apns-topic: com.example.game.push
 
 cpu_of() { awk '{ print ($14 + $15) / 100 }' "/proc/$1/stat"; }  # utime+stime in seconds (CLK_TCK=100)
 
-mkdir -p "$work/www"
+# nghttpd answers 200 (an empty file) for each of the 100,000 device tokens both clients send to, as APNs answers an
+# accepted notification; a missing file would be a 404 with an HTML body, which our client reads as a rejection.
+mkdir -p "$work/www/3/device"
+tokens=$(( N < 100000 ? N : 100000 ))
+prefix=$(printf 'a%.0s' $(seq 56))  # the bench's tokens: 56 x "a" and the index in 8 hex digits
+(cd "$work/www/3/device" && for ((n = 0; n < tokens; n++)); do printf -v name '%s%08x' "$prefix" "$n"; : >"$name"; done)
+(cd "$work/www/3/device" && ls) | sed 's|^|https://127.0.0.1:8443/3/device/|' >"$work/uris"
+: >"$work/www/3/device/$device"
 nghttpd -d "$work/www" --max-concurrent-streams="$M" 8443 "$work/key.pem" "$work/cert.pem" >/dev/null 2>&1 &
 pids+=($!)
 sleep 1
 
-echo "== 1. h2load -> nghttpd ($N requests, $C connections x $M streams)"
-h2load -n "$N" -c "$C" -m "$M" -d "$work/body.json" "${headers[@]}" "https://127.0.0.1:8443/3/device/$device" |
+echo "== 1. h2load -> nghttpd ($N requests, $C connections x $M streams, the same $tokens device paths as ours)"
+h2load -n "$N" -c "$C" -m "$M" -d "$work/body.json" "${headers[@]}" -i "$work/uris" |
     grep -E "^finished in|requests:|status codes|time for request" | sed 's/^/   /'
 h2cpu=$( { /usr/bin/time -f "%U %S" h2load -n "$N" -c "$C" -m "$M" -d "$work/body.json" "${headers[@]}" \
-    "https://127.0.0.1:8443/3/device/$device" >/dev/null; } 2>&1 | tail -1 | awk '{ print $1 + $2 }')
+    -i "$work/uris" >/dev/null; } 2>&1 | tail -1 | awk '{ print $1 + $2 }')
 echo "   h2load client CPU: ${h2cpu}s = $(awk -v c="$h2cpu" -v n="$N" 'BEGIN { printf "%.2f", c / n * 1e6 }') us per request"
 
 echo "== 2. our client -> nghttpd (same $C x $M)"

@@ -82,28 +82,25 @@ public final class APNsClient: Sendable {
         first: Int
     ) async -> [Result] {
         let chunk = (requests.count + slots.count - 1) / slots.count
-        var waits: [EventLoopFuture<[Swift.Result<APNsOutcome, any Error>]>] = []
+        var waits: [(EventLoopFuture<[Result]>, count: Int)] = []
         var start = requests.startIndex
         var n = 0
         while start < requests.endIndex {
             let end = min(start + chunk, requests.endIndex)
             let slot = slots[slots.startIndex + (first + n) % slots.count]
-            let futures = slot.submit(requests[start..<end], credentials: credentials)
-            waits.append(EventLoopFuture.whenAllComplete(futures, on: slot.eventLoop))
+            waits.append((slot.submit(requests[start..<end], credentials: credentials), end - start))
             start = end
             n += 1
         }
         var results: [Result] = []
         results.reserveCapacity(requests.count)
-        for wait in waits {
-            let outcomes = (try? await wait.get()) ?? []
-            for outcome in outcomes {
-                switch outcome {
-                case .success(let value): results.append(.success(value))
-                case .failure(let error as APNsTransportError): results.append(.failure(error))
-                case .failure: results.append(.failure(.connectionLost))
-                }
+        for (wait, count) in waits {
+            // A slot's batch always succeeds, with one result per request; a failed future would be a bug of ours.
+            guard let answers = try? await wait.get(), answers.count == count else {
+                results += repeatElement(.failure(.connectionLost), count: count)
+                continue
             }
+            results += answers
         }
         return results
     }

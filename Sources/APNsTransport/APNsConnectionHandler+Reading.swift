@@ -24,7 +24,7 @@ extension APNsConnectionHandler {
 
     func channelInactive(context: ChannelHandlerContext) {
         self.isActive = false
-        for streamID in self.open.keys.sorted() { self.closed(streamID) }
+        for streamID in self.open.ids.sorted() { self.closed(streamID) }
         self.onEvent(.inactive)
         context.fireChannelInactive()
     }
@@ -40,17 +40,16 @@ extension APNsConnectionHandler {
         switch frame {
         case .data(let streamID, var data, let flowControlled, let endStream):
             self.unacknowledgedBytes += flowControlled
-            guard var stream = self.open[streamID] else { return }
             if data.readableBytes > 0 {
-                if stream.body == nil { stream.body = data } else { stream.body!.writeBuffer(&data) }
+                self.open.update(streamID) { stream in
+                    if stream.body == nil { stream.body = data } else { stream.body!.writeBuffer(&data) }
+                }
             }
-            self.open[streamID] = stream
             if endStream { self.finish(streamID) }
         case .headers(let streamID, let block, let endStream):
             try self.headerBlockEnded(streamID: streamID, block: block, endStream: endStream)
         case .rstStream(let streamID, let code):
-            if code == HTTP2Wire.ErrorCode.refusedStream.rawValue, let stream = self.open.removeValue(forKey: streamID)
-            {
+            if code == HTTP2Wire.ErrorCode.refusedStream.rawValue, let stream = self.open.removeValue(for: streamID) {
                 self.onEvent(.stream(requestID: stream.requestID, .refused))
                 self.closeIfDrained()
             } else {
@@ -75,9 +74,8 @@ extension APNsConnectionHandler {
                     throw HTTP2ConnectionError(code: .flowControlError, "connection WINDOW_UPDATE of \(increment)")
                 }
                 self.connectionSendWindow += increment
-            } else if var stream = self.open[streamID] {
-                stream.sendWindow = min(stream.sendWindow + increment, HTTP2Wire.maxWindowSize)
-                self.open[streamID] = stream
+            } else {
+                self.open.update(streamID) { $0.sendWindow = min($0.sendWindow + increment, HTTP2Wire.maxWindowSize) }
             }
             self.writeBlocked()
         }
@@ -86,13 +84,12 @@ extension APNsConnectionHandler {
     /// Every block is decoded, even for a stream we gave up on: the decoder's table must follow the server's.
     private func headerBlockEnded(streamID: Int, block: ByteBuffer, endStream: Bool) throws(HTTP2ConnectionError) {
         let headers = try self.decoder.decodeBlock(block)
-        if var stream = self.open[streamID], stream.status == nil,
-            let raw = headers.first(name: ":status"), let status = Int(raw), status >= 200
-        {
+        self.open.update(streamID) { stream in
             // A 1xx is interim: the final answer follows in another block. Trailers (a later block) are ignored.
+            guard stream.status == nil, let raw = headers.first(name: ":status"), let status = Int(raw), status >= 200
+            else { return }
             stream.status = status
             stream.apnsID = headers.first(name: "apns-id")
-            self.open[streamID] = stream
         }
         if endStream { self.finish(streamID) }
     }
@@ -112,7 +109,7 @@ extension APNsConnectionHandler {
                 // Changes every open stream's window by the difference (RFC 9113 §6.9.2).
                 let delta = value - self.peerInitialWindow
                 self.peerInitialWindow = value
-                for streamID in self.blocked { self.open[streamID]?.sendWindow += delta }
+                for streamID in self.blocked { self.open.update(streamID) { $0.sendWindow += delta } }
             case .maxFrameSize:
                 guard (HTTP2Wire.defaultMaxFrameSize...16_777_215).contains(value) else {
                     throw HTTP2ConnectionError(code: .protocolError, "SETTINGS_MAX_FRAME_SIZE \(value)")
@@ -132,7 +129,7 @@ extension APNsConnectionHandler {
     private func goAway(lastStreamID: Int, debug: String?) {
         self.goingAway = true
         self.onEvent(.goAway(lastStreamID: lastStreamID, debug: debug))
-        for streamID in self.open.keys.sorted() where streamID > lastStreamID { self.closed(streamID) }
+        for streamID in self.open.ids.sorted() where streamID > lastStreamID { self.closed(streamID) }
         self.closeIfDrained()
     }
 
@@ -158,7 +155,7 @@ extension APNsConnectionHandler {
     }
 
     private func finish(_ streamID: Int) {
-        guard let stream = self.open.removeValue(forKey: streamID) else { return }
+        guard let stream = self.open.removeValue(for: streamID) else { return }
         if let status = stream.status {
             self.onEvent(
                 .stream(
@@ -170,7 +167,7 @@ extension APNsConnectionHandler {
     }
 
     func closed(_ streamID: Int) {
-        guard let stream = self.open.removeValue(forKey: streamID) else { return }
+        guard let stream = self.open.removeValue(for: streamID) else { return }
         self.onEvent(.stream(requestID: stream.requestID, .closed(streamID: streamID)))
         self.closeIfDrained()
     }

@@ -58,7 +58,7 @@ final class APNsConnectionHandler: ChannelDuplexHandler {
 
     let onEvent: (Event) -> Void
     var context: ChannelHandlerContext?
-    var open: [Int: Open] = [:]
+    var open = IDTable<Open>()
     var nextStreamID = 1
     var encoder = HPACKRequestEncoder()
     var decoder = HPACKDecoder(allocator: ByteBufferAllocator())
@@ -143,7 +143,7 @@ final class APNsConnectionHandler: ChannelDuplexHandler {
 
     /// Gives up on a stream (its deadline passed): RST_STREAM, and no report for it.
     func cancel(streamID: Int) {
-        guard self.open.removeValue(forKey: streamID) != nil else { return }
+        guard self.open.removeValue(for: streamID) != nil else { return }
         HTTP2Wire.writeRstStream(streamID: streamID, code: .cancel, into: &self.out)
         self.needsFlush = true
         self.flush()
@@ -166,9 +166,9 @@ final class APNsConnectionHandler: ChannelDuplexHandler {
         let length = self.out.writerIndex - blockAt
         let endFlag = endStream ? HTTP2Wire.Flag.endStream : 0
         guard length > self.peerMaxFrameSize else {
-            self.out.setInteger(UInt8(truncatingIfNeeded: length >> 16), at: headerAt)
-            self.out.setInteger(UInt16(truncatingIfNeeded: length), at: headerAt + 1)
-            self.out.setInteger(HTTP2Wire.Flag.endHeaders | endFlag, at: headerAt + 4)
+            self.out.setMultipleIntegers(
+                UInt8(truncatingIfNeeded: length >> 16), UInt16(truncatingIfNeeded: length),
+                HTTP2Wire.FrameType.headers.rawValue, HTTP2Wire.Flag.endHeaders | endFlag, at: headerAt)
             return
         }
         // Larger than one frame: HEADERS and CONTINUATION frames of at most the peer's frame size.
@@ -209,6 +209,7 @@ final class APNsConnectionHandler: ChannelDuplexHandler {
         var index = 0
         while index < self.blocked.count, self.connectionSendWindow > 0 {
             let streamID = self.blocked[index]
+            // Written out of the table and back: `writeData` writes to `self.out` too.
             guard var stream = self.open[streamID], stream.unsent != nil else {
                 self.blocked.remove(at: index)
                 continue

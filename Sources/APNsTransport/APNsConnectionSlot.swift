@@ -27,14 +27,17 @@ final class APNsConnectionSlot: Sendable {
             as: SlotCore.self, eventLoop: eventLoop)
     }
 
-    /// Queues the requests; each future completes with APNs' answer or a transport error.
-    func submit(_ requests: ArraySlice<APNsRequest>, credentials: APNsCredentials) -> [EventLoopFuture<APNsOutcome>] {
-        let promises = requests.map { _ in self.eventLoop.makePromise(of: APNsOutcome.self) }
+    /// Queues the requests; the future completes, in request order, with APNs' answer or a transport error for each.
+    func submit(_ requests: ArraySlice<APNsRequest>, credentials: APNsCredentials) -> EventLoopFuture<
+        [APNsClient.Result]
+    > {
+        let promise = self.eventLoop.makePromise(of: [APNsClient.Result].self)
         let deadline = NIODeadline.now() + TimeAmount(self.requestTimeout)
         self.eventLoop.execute { [core] in
-            core.value.submit(requests, promises: promises, credentials: credentials, deadline: deadline)
+            core.value.submit(
+                SlotBatch(requests: requests, credentials: credentials, deadline: deadline, promise: promise))
         }
-        return promises.map(\.futureResult)
+        return promise.futureResult
     }
 
     func shutdown() -> EventLoopFuture<Void> {
@@ -62,11 +65,11 @@ final class APNsConnectionSlot: Sendable {
 }
 
 final class SlotCore {
+    /// One request of a batch, while it waits for a stream or is in flight. It refers to its request in the batch
+    /// rather than holding a copy.
     final class Request {
-        let request: APNsRequest
-        let credentials: APNsCredentials
-        let deadline: NIODeadline
-        let promise: EventLoopPromise<APNsOutcome>
+        let batch: SlotBatch
+        let index: Int
         var generation = 0
         var streamID: Int?
         /// The provider token this request went out with, and whether it was already retried with a new one.
@@ -75,15 +78,16 @@ final class SlotCore {
         /// When its stream went out: the round trip the pool sizes itself by.
         var sentAt: NIODeadline?
 
-        init(
-            request: APNsRequest, credentials: APNsCredentials, deadline: NIODeadline,
-            promise: EventLoopPromise<APNsOutcome>
-        ) {
-            self.request = request
-            self.credentials = credentials
-            self.deadline = deadline
-            self.promise = promise
+        init(batch: SlotBatch, index: Int) {
+            self.batch = batch
+            self.index = index
         }
+
+        var request: APNsRequest { self.batch.requests[self.index] }
+        var credentials: APNsCredentials { self.batch.credentials }
+        var deadline: NIODeadline { self.batch.deadline }
+
+        func answer(_ result: APNsClient.Result) { self.batch.answer(self.index, result) }
     }
 
     struct Connection {
@@ -100,7 +104,7 @@ final class SlotCore {
     let meter: SlotMeter
     let logger: Logger
     var gate: StreamGate<Int>
-    var requests: [Int: Request] = [:]
+    var requests = IDTable<Request>()
     var nextID = 0
     var connection: Connection?
     /// Connected, but not yet through TLS and the HTTP/2 preface.
@@ -114,8 +118,9 @@ final class SlotCore {
     var sweep: RepeatedTask?
     var isShutdown = false
     var lastReadAt = NIODeadline.now()
-    /// The `authorization` value for the current provider token, built once per token, not once per request.
-    var authorization: (token: String, header: String) = ("", "")
+    /// The provider token and its `authorization` value, built once per token: a slot serves one (team, key), so
+    /// the shared cache's lock and hashed lookup are taken again only once the cache changed or the token is due.
+    var authorization: (held: ProviderTokenCache.Held, header: String)?
     var pingSentAt: NIODeadline?
 
     init(
@@ -134,19 +139,15 @@ final class SlotCore {
 
     // MARK: requests
 
-    func submit(
-        _ requests: ArraySlice<APNsRequest>, promises: [EventLoopPromise<APNsOutcome>], credentials: APNsCredentials,
-        deadline: NIODeadline
-    ) {
+    func submit(_ batch: SlotBatch) {
         guard !self.isShutdown else {
-            for promise in promises { promise.fail(APNsTransportError.shutdown) }
+            for index in batch.requests.indices { batch.answer(index, .failure(.shutdown)) }
             return
         }
-        for (request, promise) in zip(requests, promises) {
+        for index in batch.requests.indices {
             let id = self.nextID
             self.nextID += 1
-            self.requests[id] = Request(
-                request: request, credentials: credentials, deadline: deadline, promise: promise)
+            self.requests[id] = Request(batch: batch, index: index)
             self.gate.enqueue(id)
         }
         self.startSweepIfNeeded()
@@ -156,7 +157,7 @@ final class SlotCore {
 
     func pump() {
         guard let connection = self.connection else { return }
-        for id in self.gate.startable() {
+        while let id = self.gate.startNext() {
             guard let request = self.requests[id] else {
                 self.gate.finished(authenticated: false)
                 continue
@@ -168,24 +169,29 @@ final class SlotCore {
     }
 
     private func startStream(id: Int, request: Request, on connection: Connection) {
-        let credentials = request.credentials
-        let token: String
-        do {
-            // One token per (team, key), shared and cached: this is a lookup, not a signature, on the hot path.
-            token = try self.tokens.token(
-                teamID: credentials.teamID, keyID: credentials.keyID, signingKey: credentials.signingKey)
-        } catch {
-            self.requests[id] = nil
-            self.gate.finished(authenticated: false)
-            request.promise.fail(APNsTransportError.connectFailed("cannot sign a provider token: \(error)"))
-            return
+        let authorization: String
+        if let current = self.authorization, self.tokens.isCurrent(current.held) {
+            authorization = current.header
+        } else {
+            let credentials = request.credentials
+            do {
+                // One token per (team, key), shared and cached: a lookup, not a signature.
+                let held = try self.tokens.held(
+                    teamID: credentials.teamID, keyID: credentials.keyID, signingKey: credentials.signingKey)
+                authorization =
+                    held.token == self.authorization?.held.token ? self.authorization!.header : "bearer " + held.token
+                self.authorization = (held, authorization)
+            } catch {
+                self.requests[id] = nil
+                self.gate.finished(authenticated: false)
+                request.answer(.failure(.connectFailed("cannot sign a provider token: \(error)")))
+                return
+            }
         }
-        request.providerToken = token
-        if token != self.authorization.token { self.authorization = (token, "bearer " + token) }
+        request.providerToken = self.authorization?.held.token
         guard
             let streamID = connection.handler.send(
-                requestID: id, request: request.request, authorization: self.authorization.header,
-                authority: self.endpoint.host)
+                requestID: id, request: request.request, authorization: authorization, authority: self.endpoint.host)
         else {
             self.streamEnded(id: id, result: .closed(streamID: Int(Int32.max)))
             return
@@ -217,7 +223,7 @@ final class SlotCore {
                 self.gate.requeueFirst(id)
             } else {
                 self.requests[id] = nil
-                request.promise.succeed(outcome)
+                request.answer(.success(outcome))
             }
         case .closed, .refused:
             if current { self.gate.finished(authenticated: false) }
@@ -234,7 +240,7 @@ final class SlotCore {
                         "goaway": "\(self.goAwayLastStreamID)",
                     ])
                 self.requests[id] = nil
-                request.promise.fail(APNsTransportError.connectionLost)
+                request.answer(.failure(.connectionLost))
             }
         }
         self.pump()

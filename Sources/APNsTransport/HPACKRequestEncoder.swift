@@ -6,7 +6,8 @@ import NIOCore
 /// connection shares (`:authority`, `authorization`, `apns-topic`, `apns-push-type`, `apns-priority`,
 /// `apns-collapse-id`, `content-length`) go into the dynamic table once and are then sent as a one- or two-byte
 /// index. Values that change per request (`:path`, `apns-id`, `apns-expiration`) are literals that never enter
-/// the table. Strings are sent raw, not Huffman-coded: it costs a few bytes and saves the per-byte coding.
+/// the table. Strings are sent raw, not Huffman-coded: it costs a few bytes and saves the per-byte coding. The shared
+/// headers come as one run, so that once they are all indexes their bytes are copied as one piece.
 ///
 /// The encoder keeps an exact model of the peer decoder's dynamic table (RFC 7541 §4: newest entry at index 62,
 /// entry size = name + value + 32, oldest evicted first), so an index it sends always names what it means.
@@ -30,6 +31,22 @@ struct HPACKRequestEncoder {
     private var pendingUpdate: (smallest: Int, final: Int)?
     /// The last body length and its decimal text: a push's requests share one body, so one string serves them all.
     private var contentLength: (bytes: Int, text: String) = (-1, "")
+    /// Changes whenever an entry enters or leaves the table (or the table is resized): indexes written before
+    /// may name something else after.
+    private var tableVersion = 0
+    /// The shared headers of the last request whose block named them all by index, and those bytes.
+    private var lastShared: (headers: SharedHeaders, tableVersion: Int, bytes: [UInt8])?
+
+    /// What the requests of a push, on one connection, have in common.
+    private struct SharedHeaders: Equatable {
+        var authority: String
+        var authorization: String
+        var pushType: String
+        var topic: String
+        var priority: APNsPriority
+        var collapseID: String?
+        var contentLength: Int
+    }
 
     init(peerTableSize: Int = 4096) {
         self.tableCapacity = min(peerTableSize, Self.preferredTableSize)
@@ -41,6 +58,7 @@ struct HPACKRequestEncoder {
         let capacity = min(max(size, 0), Self.preferredTableSize)
         guard capacity != self.tableCapacity || self.pendingUpdate != nil else { return }
         self.tableCapacity = capacity
+        self.tableVersion += 1
         self.evict(toFit: 0)
         let smallest = min(self.pendingUpdate?.smallest ?? capacity, capacity)
         self.pendingUpdate = (smallest, capacity)
@@ -49,7 +67,8 @@ struct HPACKRequestEncoder {
     /// Entries in the modelled dynamic table (tests).
     var tableCount: Int { self.entries.count }
 
-    /// Writes the whole header block of `request`.
+    /// Writes the whole header block of `request`: the pseudo-headers, the headers the requests of a push share,
+    /// then the per-request ones.
     mutating func encode(
         _ request: APNsRequest, authorization: String, authority: String, into buffer: inout ByteBuffer
     ) {
@@ -60,30 +79,52 @@ struct HPACKRequestEncoder {
             }
             HPACKPrimitives.writeInteger(update.final, prefix: 5, flags: 0x20, &buffer)
         }
-        buffer.writeInteger(UInt8(0x83))  // :method POST (static 3)
-        buffer.writeInteger(UInt8(0x87))  // :scheme https (static 7)
-        // :path, literal without indexing, name static 4.
-        buffer.writeInteger(UInt8(0x04))
+        // :method POST (static 3), :scheme https (static 7), then :path, a literal without indexing (name static
+        // 4). Few ByteBuffer writes: each one is an exclusivity-checked access.
         let token = request.deviceToken.utf8
-        HPACKPrimitives.writeInteger(10 + token.count, prefix: 7, flags: 0, &buffer)
+        let pathLength = 10 + token.count
+        if pathLength < 127 {
+            buffer.writeMultipleIntegers(UInt8(0x83), UInt8(0x87), UInt8(0x04), UInt8(pathLength))
+        } else {
+            buffer.writeMultipleIntegers(UInt8(0x83), UInt8(0x87), UInt8(0x04))
+            HPACKPrimitives.writeInteger(pathLength, prefix: 7, flags: 0, &buffer)
+        }
         buffer.writeStaticString("/3/device/")
         buffer.writeBytes(token)
-        self.shared(name: ":authority", staticIndex: 1, value: authority, &buffer)
-        self.shared(name: "authorization", staticIndex: 23, value: authorization, &buffer)
-        self.shared(name: "apns-push-type", staticIndex: nil, value: request.pushType, &buffer)
-        self.shared(name: "apns-topic", staticIndex: nil, value: request.topic, &buffer)
-        self.shared(
-            name: "apns-priority", staticIndex: nil, value: request.priority == .immediate ? "10" : "5", &buffer)
+        let length = request.body.readableBytes
+        if length != self.contentLength.bytes { self.contentLength = (length, String(length)) }
+        let shared = SharedHeaders(
+            authority: authority, authorization: authorization, pushType: request.pushType, topic: request.topic,
+            priority: request.priority, collapseID: request.collapseID, contentLength: length)
+        if let last = self.lastShared, last.tableVersion == self.tableVersion, last.headers == shared {
+            buffer.writeBytes(last.bytes)
+        } else {
+            self.encodeShared(shared, into: &buffer)
+        }
         if let expiration = request.expiration {
             Self.unindexed(name: "apns-expiration", value: String(expiration), &buffer)
         }
         if let id = request.apnsID { Self.unindexed(name: "apns-id", value: id, &buffer) }
-        if let collapse = request.collapseID {
+    }
+
+    /// The shared headers in full, each an index or a literal that enters the table. When they were all indexes
+    /// (nothing entered), the bytes are kept for the next request with the same values and the same table.
+    private mutating func encodeShared(_ shared: SharedHeaders, into buffer: inout ByteBuffer) {
+        let start = buffer.writerIndex
+        let version = self.tableVersion
+        self.shared(name: ":authority", staticIndex: 1, value: shared.authority, &buffer)
+        self.shared(name: "authorization", staticIndex: 23, value: shared.authorization, &buffer)
+        self.shared(name: "apns-push-type", staticIndex: nil, value: shared.pushType, &buffer)
+        self.shared(name: "apns-topic", staticIndex: nil, value: shared.topic, &buffer)
+        self.shared(
+            name: "apns-priority", staticIndex: nil, value: shared.priority == .immediate ? "10" : "5", &buffer)
+        if let collapse = shared.collapseID {
             self.shared(name: "apns-collapse-id", staticIndex: nil, value: collapse, &buffer)
         }
-        let length = request.body.readableBytes
-        if length != self.contentLength.bytes { self.contentLength = (length, String(length)) }
         self.shared(name: "content-length", staticIndex: 28, value: self.contentLength.text, &buffer)
+        self.lastShared =
+            self.tableVersion == version
+            ? (shared, version, Array(buffer.readableBytesView[start...])) : nil
     }
 
     // MARK: representations
@@ -110,11 +151,12 @@ struct HPACKRequestEncoder {
         self.evict(toFit: size)
         self.entries.append(Entry(name: name, value: value, size: size))
         self.tableSize += size
+        self.tableVersion += 1
     }
 
     private static func unindexed(name: StaticString, value: String, _ buffer: inout ByteBuffer) {
-        buffer.writeInteger(UInt8(0x00))
-        HPACKPrimitives.writeInteger(name.utf8CodeUnitCount, prefix: 7, flags: 0, &buffer)
+        // Names here are under 127 bytes: the name's length is one byte.
+        buffer.writeMultipleIntegers(UInt8(0x00), UInt8(name.utf8CodeUnitCount))
         buffer.writeStaticString(name)
         HPACKPrimitives.writeString(value, &buffer)
     }

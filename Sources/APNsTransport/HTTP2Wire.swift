@@ -97,11 +97,10 @@ package enum HTTP2Wire {
     package static func writeFrameHeader(
         length: Int, type: FrameType, flags: UInt8 = 0, streamID: Int, into buffer: inout ByteBuffer
     ) {
-        buffer.writeInteger(UInt8(truncatingIfNeeded: length >> 16))
-        buffer.writeInteger(UInt16(truncatingIfNeeded: length))
-        buffer.writeInteger(type.rawValue)
-        buffer.writeInteger(flags)
-        buffer.writeInteger(UInt32(truncatingIfNeeded: streamID))
+        // One write, not five: each ByteBuffer write is an exclusivity-checked access.
+        buffer.writeMultipleIntegers(
+            UInt8(truncatingIfNeeded: length >> 16), UInt16(truncatingIfNeeded: length), type.rawValue, flags,
+            UInt32(truncatingIfNeeded: streamID))
     }
 
     /// The payload without its padding (§6.1, §6.2), and the priority fields of HEADERS skipped (§6.2).

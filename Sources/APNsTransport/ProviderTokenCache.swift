@@ -18,8 +18,18 @@ public final class ProviderTokenCache: Sendable {
         var issuedAt: Date
     }
 
+    /// A token as a connection keeps it: valid for it while the cache has not changed since and it is fresh.
+    struct Held {
+        var token: String
+        var freshUntil: Date
+        var version: Int
+    }
+
     private let entries = Mutex<[Key: Entry]>([:])
     private let minted = Atomic<Int>(0)
+    /// Bumped under the lock whenever a token is minted or dropped: what lets a connection keep its token without
+    /// the lock and the hashed lookup per request.
+    private let version = Atomic<Int>(0)
     let now: @Sendable () -> Date
     let refreshAfter: TimeInterval
 
@@ -33,18 +43,32 @@ public final class ProviderTokenCache: Sendable {
     public var mintCount: Int { self.minted.load(ordering: .relaxed) }
 
     public func token(teamID: String, keyID: String, signingKey: APNsSigningKey) throws -> String {
+        try self.held(teamID: teamID, keyID: keyID, signingKey: signingKey).token
+    }
+
+    /// The token to send with, and what `isCurrent` needs to tell whether it still is.
+    func held(teamID: String, keyID: String, signingKey: APNsSigningKey) throws -> Held {
         let key = Key(teamID: teamID, keyID: keyID, fingerprint: signingKey.fingerprint)
         let now = self.now()
         return try self.entries.withLock { entries in
             if let entry = entries[key], now.timeIntervalSince(entry.issuedAt) < self.refreshAfter {
-                return entry.token
+                return Held(
+                    token: entry.token, freshUntil: entry.issuedAt.addingTimeInterval(self.refreshAfter),
+                    version: self.version.load(ordering: .relaxed))
             }
             let token = try ProviderTokenMinter.mint(
                 teamID: teamID, keyID: keyID, key: signingKey.privateKey, issuedAt: now)
             entries[key] = Entry(token: token, issuedAt: now)
             self.minted.add(1, ordering: .relaxed)
-            return token
+            let version = self.version.add(1, ordering: .relaxed).newValue
+            return Held(token: token, freshUntil: now.addingTimeInterval(self.refreshAfter), version: version)
         }
+    }
+
+    /// Whether `held` is still the token `held(...)` would return: nothing minted or dropped since, and not due for
+    /// a refresh. (Another key's mint also counts as a change: the holder asks again, once.)
+    func isCurrent(_ held: Held) -> Bool {
+        self.version.load(ordering: .relaxed) == held.version && self.now() < held.freshUntil
     }
 
     /// A token APNs refused is dropped only once it is this old: a key APNs does not accept (or a clock it
@@ -63,6 +87,7 @@ public final class ProviderTokenCache: Sendable {
             guard let entry = entries[key], entry.token == token else { return true }
             guard now.timeIntervalSince(entry.issuedAt) >= Self.refusedTokenMinimumAge else { return false }
             entries[key] = nil
+            self.version.add(1, ordering: .relaxed)
             return true
         }
     }

@@ -16,10 +16,9 @@ extension SlotCore {
     /// went unanswered.
     func sweepTick() {
         let now = NIODeadline.now()
-        var expired: [Int] = []
-        for (id, request) in self.requests where request.deadline <= now { expired.append(id) }
+        let expired = self.requests.ids { $0.deadline <= now }
         for id in expired {
-            guard let request = self.requests.removeValue(forKey: id) else { continue }
+            guard let request = self.requests.removeValue(for: id) else { continue }
             if let streamID = request.streamID {
                 if request.generation == self.connection?.generation {
                     self.connection?.handler.cancel(streamID: streamID)
@@ -28,7 +27,7 @@ extension SlotCore {
             } else {
                 _ = self.gate.remove(id)
             }
-            request.promise.fail(APNsTransportError.deadlineExceeded)
+            request.answer(.failure(.deadlineExceeded))
         }
         if !expired.isEmpty { self.pump() }
         guard let connection = self.connection else { return }
@@ -49,7 +48,7 @@ extension SlotCore {
         self.sweep?.cancel()
         self.sweep = nil
         for id in self.gate.drainPending() {
-            self.requests.removeValue(forKey: id)?.promise.fail(APNsTransportError.shutdown)
+            self.requests.removeValue(for: id)?.answer(.failure(.shutdown))
         }
         guard let connection = self.connection else { return self.eventLoop.makeSucceededVoidFuture() }
         self.connection = nil

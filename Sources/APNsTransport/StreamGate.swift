@@ -35,14 +35,11 @@ struct StreamGate<ID: Hashable>: Sendable where ID: Sendable {
         return true
     }
 
-    /// The requests to start now; each counts as in flight until `finished`.
-    mutating func startable() -> [ID] {
-        var started: [ID] = []
-        while self.inFlight < self.limit, let next = self.pending.popFirst() {
-            self.inFlight += 1
-            started.append(next)
-        }
-        return started
+    /// The next request to start, if a stream is free; it counts as in flight until `finished`.
+    mutating func startNext() -> ID? {
+        guard self.inFlight < self.limit, let next = self.pending.popFirst() else { return nil }
+        self.inFlight += 1
+        return next
     }
 
     /// A stream ended; `authenticated` when its answer shows the provider token was accepted.

@@ -101,4 +101,37 @@ import Testing
             #expect(encoder.tableCount == 0)
         }
     }
+
+    /// The shared headers' bytes are reused only while the values and the table are the same: a topic that enters
+    /// the table shifts every index, and the next block of the first topic must name the new indexes.
+    @Test func reusedSharedBytesFollowTheTable() throws {
+        var encoder = HPACKRequestEncoder()
+        var decoder = HPACKDecoder(allocator: .init())
+        let topics = ["com.example.a.push-type.liveactivity", "com.example.b.push-type.liveactivity"]
+        let sequence = [0, 0, 0, 1, 0, 0, 1, 1, 0]
+        var sizes: [Int] = []
+        for (n, topicIndex) in sequence.enumerated() {
+            let topic = topics[topicIndex]
+            let auth = n < 7 ? "bearer JWT" : "bearer JWT2"
+            var block = self.encode(self.request(token: String(format: "%064x", n), topic: topic), &encoder, auth: auth)
+            sizes.append(block.readableBytes)
+            let headers = try decoder.decodeHeaders(from: &block)
+            #expect(headers.first(name: "apns-topic") == topic)
+            #expect(headers.first(name: "authorization") == auth)
+            #expect(headers.first(name: "content-length") == "\(self.body.readableBytes)")
+            #expect(headers.first(name: "apns-priority") == "5")
+        }
+        // Repeats are all indexes: same size as each other, far smaller than the first block.
+        #expect(sizes[1] == sizes[2] && sizes[1] < sizes[0] - 100)
+        #expect(sizes[4] == sizes[1] && sizes[5] == sizes[1])
+        // The peer empties its table between two identical requests: the second names nothing by index.
+        for _ in 0..<2 {
+            encoder.peerTableSizeChanged(to: 0)
+            encoder.peerTableSizeChanged(to: 4096)
+            var block = self.encode(self.request(token: "09", topic: topics[0]), &encoder, auth: "bearer JWT2")
+            let headers = try decoder.decodeHeaders(from: &block)
+            #expect(headers.first(name: "apns-topic") == topics[0])
+            #expect(headers.first(name: "authorization") == "bearer JWT2")
+        }
+    }
 }

@@ -58,3 +58,12 @@ import Testing
         #expect(gate.drainPending() == [1])
     }
 }
+
+extension StreamGate {
+    /// Every request that may start now, as the slot starts them one after another.
+    mutating func startable() -> [ID] {
+        var started: [ID] = []
+        while let next = self.startNext() { started.append(next) }
+        return started
+    }
+}

@@ -118,7 +118,15 @@ struct EndToEndHarness: Sendable {
             }
             try await Task.sleep(for: .milliseconds(100))
         }
-        throw TestSetupError("push \(pushID) did not finish in \(timeout)\n\(self.workers.logs())")
+        // What was left: the push's batches and every job, as rows, with the workers' logs.
+        let left = try? await self.gateway.database.scalar(
+            """
+            SELECT coalesce(string_agg(r, chr(10)), '') FROM (
+                SELECT row_to_json(b)::text AS r FROM push_batches b WHERE b.push_id::text = \(pushID)
+                UNION ALL SELECT row_to_json(j)::text FROM jobs j) x
+            """, as: String.self)
+        throw TestSetupError(
+            "push \(pushID) did not finish in \(timeout)\n\(left ?? "(state unreadable)")\n\(self.workers.logs())")
     }
 
     /// Accepted requests per token, as the simulator counted them.
