@@ -157,18 +157,21 @@ final class SlotCore {
 
     func pump() {
         guard let connection = self.connection else { return }
-        while let id = self.gate.startNext() {
+        // Stops when the connection takes no more (a request came back unsent) or was replaced meanwhile.
+        while self.connection?.generation == connection.generation, let id = self.gate.startNext() {
             guard let request = self.requests[id] else {
                 self.gate.finished(authenticated: false)
                 continue
             }
             request.generation = connection.generation
-            self.startStream(id: id, request: request, on: connection)
+            guard self.startStream(id: id, request: request, on: connection) else { break }
         }
         connection.handler.flush()
     }
 
-    private func startStream(id: Int, request: Request, on connection: Connection) {
+    /// Starts the request's stream; false when the connection took no new stream (it is closing, or its stream ids
+    /// ran out): the request was not written and waits, first in line, for the next connection.
+    private func startStream(id: Int, request: Request, on connection: Connection) -> Bool {
         let authorization: String
         if let current = self.authorization, self.tokens.isCurrent(current.held) {
             authorization = current.header
@@ -185,7 +188,7 @@ final class SlotCore {
                 self.requests[id] = nil
                 self.gate.finished(authenticated: false)
                 request.answer(.failure(.connectFailed("cannot sign a provider token: \(error)")))
-                return
+                return true
             }
         }
         request.providerToken = self.authorization?.held.token
@@ -193,11 +196,27 @@ final class SlotCore {
             let streamID = connection.handler.send(
                 requestID: id, request: request.request, authorization: authorization, authority: self.endpoint.host)
         else {
-            self.streamEnded(id: id, result: .closed(streamID: Int(Int32.max)))
-            return
+            // Not sent, so it cannot have been delivered. The connection's inactive or GOAWAY event replaces it (a
+            // GOAWAY for ids used up came during `send`, and already reset the gate).
+            if self.connection?.generation == connection.generation { self.gate.finished(authenticated: false) }
+            self.sendAgain(id, request)
+            return false
         }
         request.streamID = streamID
         request.sentAt = .now()
+        return true
+    }
+
+    /// A request the server did not process goes first in line for the next stream, unless the slot is shutting
+    /// down: then nothing will send it, and it fails.
+    private func sendAgain(_ id: Int, _ request: Request) {
+        guard !self.isShutdown else {
+            self.requests[id] = nil
+            request.answer(.failure(.shutdown))
+            return
+        }
+        request.streamID = nil
+        self.gate.requeueFirst(id)
     }
 
     func streamEnded(id: Int, result: StreamResult) {
@@ -219,8 +238,7 @@ final class SlotCore {
                 // The provider token was refused and the cache has, or will now mint, another (once, however many
                 // requests used it; not for a token under a minute old): retry once with it.
                 request.retriedWithNewToken = true
-                request.streamID = nil
-                self.gate.requeueFirst(id)
+                self.sendAgain(id, request)
             } else {
                 self.requests[id] = nil
                 request.answer(.success(outcome))
@@ -229,8 +247,7 @@ final class SlotCore {
             if current { self.gate.finished(authenticated: false) }
             if self.wasNotProcessed(result, generation: request.generation) {
                 // The server said it never saw this stream: send it again on the next connection.
-                request.streamID = nil
-                self.gate.requeueFirst(id)
+                self.sendAgain(id, request)
                 self.ensureConnection()
             } else {
                 self.logger.trace(

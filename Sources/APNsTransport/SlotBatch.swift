@@ -28,6 +28,7 @@ final class SlotBatch {
 
     /// The answer to `requests[index]` (an index of the slice).
     func answer(_ index: Int, _ result: APNsClient.Result) {
+        assert(self.unanswered > 0, "request \(index) answered after its batch completed")
         self.results[index - self.requests.startIndex] = result
         self.unanswered -= 1
         if self.unanswered == 0 { self.promise.succeed(self.results) }

@@ -16,6 +16,11 @@ extension SimConnectionHandler {
             // Every stream seen so far is processed and answered; later ones, even in this read burst, are ignored.
             self.goAway()
         }
+        let dropAfter = self.knobs.dropAfterStreams
+        if dropAfter > 0, self.streamsSeen >= dropAfter {
+            // Nothing more is read, answered or written on this connection.
+            self.context?.close(promise: nil)
+        }
     }
 
     /// The stream is answered (its last frame written) or reset by the client.

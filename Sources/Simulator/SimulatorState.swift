@@ -11,6 +11,9 @@ struct SimulatorKnobs: Codable, Sendable {
     var unregisteredTokens: Set<String> = []
     /// After this many streams on a connection, send GOAWAY and close it (0: never).
     var goawayAfterStreams: Int = 0
+    /// Close each connection at once, without GOAWAY, when it has seen this many streams (0: never): a network drop
+    /// or a crash, which leaves the client not knowing what was processed.
+    var dropAfterStreams: Int = 0
     /// Accept requests and never answer them.
     var stall: Bool = false
     /// Keep every accepted notification for `GET /notifications`.
@@ -34,6 +37,7 @@ struct SimulatorKnobs: Codable, Sendable {
         case failureRates = "failure_rates"
         case unregisteredTokens = "unregistered_tokens"
         case goawayAfterStreams = "goaway_after_streams"
+        case dropAfterStreams = "drop_after_streams"
         case smallWindow = "small_window"
         case countTokens = "count_tokens"
         case recordTokens = "record_tokens"
@@ -59,6 +63,9 @@ struct SimulatorKnobs: Codable, Sendable {
         if let v = json["latency_ms"] { self.latencyMs = try Self.int(v, "latency_ms", min: 0) }
         if let v = json["goaway_after_streams"] {
             self.goawayAfterStreams = try Self.int(v, "goaway_after_streams", min: 0)
+        }
+        if let v = json["drop_after_streams"] {
+            self.dropAfterStreams = try Self.int(v, "drop_after_streams", min: 0)
         }
         if let v = json["stall"] {
             guard let b = v as? Bool else { throw KnobError("stall must be a boolean") }

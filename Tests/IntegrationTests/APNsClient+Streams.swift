@@ -99,4 +99,26 @@ import Testing
             }
         }
     }
+
+    /// A connection that drops without GOAWAY loses only the streams it had in flight (delivered or not, nobody can
+    /// tell); the requests still waiting for a stream were never written and go out on the next connection.
+    @Test func aDroppedConnectionFailsOnlyWhatWasInFlight() async throws {
+        try await SimulatorHarness.run { sim in
+            try await sim.configure(["max_concurrent_streams": 5, "drop_after_streams": 20, "latency_ms": 5])
+            try await sim.withClient(sim.clientConfiguration(connections: 1, timeout: .seconds(30))) { client in
+                let results = await client.send(
+                    (0..<200).map { sim.request(token: deviceToken($0)) }, credentials: sim.credentials)
+                let accepted = results.filter(\.isAccepted).count
+                let lost = results.filter { $0 == .failure(.connectionLost) }.count
+                let other = results.filter { !$0.isAccepted && $0 != .failure(.connectionLost) }
+                #expect(other.isEmpty, "\(other.count) other results, e.g. \(other.prefix(2))")
+                // Every connection drops at its 20th stream with at most 5 in flight: about 15 of 20 get through.
+                let stats = try await sim.stats()
+                let connections = stats["connections_total"] as? Int ?? 0
+                #expect(lost <= 5 * connections, "\(lost) lost over \(connections) connections")
+                #expect(accepted >= 120, "\(accepted) accepted, \(lost) lost over \(connections) connections")
+                #expect(stats["accepted"] as? Int ?? 0 >= accepted)
+            }
+        }
+    }
 }
