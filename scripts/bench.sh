@@ -22,7 +22,6 @@ openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -days 1 -su
 openssl genpkey -algorithm EC -pkeyopt ec_paramgen_curve:P-256 -out "$work/apns.p8" 2>/dev/null
 printf '%s' '{"aps":{"timestamp":1790000000,"event":"update","content-state":{"home":2,"away":1,"minute":67,"status":"live","last_event":"Goal by #9"},"stale-date":1790003600,"relevance-score":75}}' >"$work/body.json"
 token=$("$bin/bench" token --key-file "$work/apns.p8")
-device=$(printf 'ab%.0s' $(seq 32))
 headers=(-H "apns-push-type: liveactivity" -H "apns-topic: com.example.game.push-type.liveactivity"
     -H "apns-priority: 10" -H "authorization: bearer $token")
 
@@ -35,7 +34,6 @@ tokens=$(( N < 100000 ? N : 100000 ))
 prefix=$(printf 'a%.0s' $(seq 56))  # the bench's tokens: 56 x "a" and the index in 8 hex digits
 (cd "$work/www/3/device" && for ((n = 0; n < tokens; n++)); do printf -v name '%s%08x' "$prefix" "$n"; : >"$name"; done)
 (cd "$work/www/3/device" && ls) | sed 's|^|https://127.0.0.1:8443/3/device/|' >"$work/uris"
-: >"$work/www/3/device/$device"
 nghttpd -d "$work/www" --max-concurrent-streams="$M" 8443 "$work/key.pem" "$work/cert.pem" >/dev/null 2>&1 &
 pids+=($!)
 sleep 1
@@ -58,15 +56,17 @@ pids+=($!)
 sleep 1
 pub=$(openssl pkey -in "$work/apns.p8" -pubout | awk 'BEGIN { ORS = "" } { print $0 "\\n" }')
 curl -fsS -X POST http://127.0.0.1:9444/keys -d "{\"team_id\":\"TEAM123456\",\"key_id\":\"KEY1234567\",\"public_key\":\"$pub\"}" >/dev/null
-curl -fsS -X POST http://127.0.0.1:9444/config -d "{\"record\":false,\"max_concurrent_streams\":$M}" >/dev/null
+# Like nghttpd, no per-request bookkeeping beyond the totals: no recording, no per-token counts (as bench-fanout).
+curl -fsS -X POST http://127.0.0.1:9444/config -d "{\"record\":false,\"count_tokens\":false,\"max_concurrent_streams\":$M}" >/dev/null
 before=$(cpu_of "${pids[-1]}")
-h2load -n "$N" -c "$C" -m "$M" -d "$work/body.json" "${headers[@]}" "https://127.0.0.1:9443/3/device/$device" |
+sed 's/:8443/:9443/' "$work/uris" >"$work/uris-sim"
+h2load -n "$N" -c "$C" -m "$M" -d "$work/body.json" "${headers[@]}" -i "$work/uris-sim" |
     grep -E "^finished in|requests:|status codes" | sed 's/^/   /'
 after=$(cpu_of "${pids[-1]}")
 echo "   simulator CPU: $(awk -v a="$after" -v b="$before" -v n="$N" 'BEGIN { printf "%.2fs = %.2f us per request", a - b, (a - b) / n * 1e6 }')"
 echo "   simulator counted: $(curl -fsS http://127.0.0.1:9444/stats)"
 nghttpd_before=$(cpu_of "${pids[0]}")
-h2load -n "$N" -c "$C" -m "$M" -d "$work/body.json" "${headers[@]}" "https://127.0.0.1:8443/3/device/$device" >/dev/null
+h2load -n "$N" -c "$C" -m "$M" -d "$work/body.json" "${headers[@]}" -i "$work/uris" >/dev/null
 nghttpd_after=$(cpu_of "${pids[0]}")
 echo "   (nghttpd CPU for the same load: $(awk -v a="$nghttpd_after" -v b="$nghttpd_before" -v n="$N" 'BEGIN { printf "%.2fs = %.2f us per request", a - b, (a - b) / n * 1e6 }'))"
 
