@@ -29,8 +29,20 @@ chmod 755 "$work"
 pids=()
 ns=lagw-chaos-$$
 netns=no
+# Whether a child still runs (an exited child stays a zombie until waited for, and `kill -0` would say yes).
+running() { [ -e "/proc/$1" ] && ! grep -q '^[0-9]* ([^)]*) Z' "/proc/$1/stat" 2>/dev/null; }
 cleanup() {
     for p in "${pids[@]}" ${trickle_pid:-}; do kill "$p" 2>/dev/null || true; done
+    # Each process exits within its own shutdown deadline (worker 25 s, gateway 20 + 5 s); one that does not is a
+    # finding, said here, and killed so that the script ends.
+    local deadline=$((SECONDS + 40))
+    for p in "${pids[@]}"; do
+        while running "$p" && [ "$SECONDS" -lt "$deadline" ]; do sleep 0.2; done
+        if running "$p"; then
+            echo "!! process $p ($(tr '\0' ' ' <"/proc/$p/cmdline" | cut -c1-60)) still running 40 s after SIGTERM: killed" >&2
+            kill -9 "$p" 2>/dev/null || true
+        fi
+    done
     wait 2>/dev/null || true
     db_ns scripts/pg.sh stop "$work/pg" >/dev/null 2>&1 || true
     if [ "$netns" = yes ]; then ip link del lagwc0-$$ 2>/dev/null || true; ip netns del "$ns" 2>/dev/null || true; fi

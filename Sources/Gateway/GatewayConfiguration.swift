@@ -19,6 +19,7 @@ struct GatewayConfiguration: Sendable {
     static let databasePoolSize = Setting(flag: "database-pool-size", environment: "DATABASE_POOL_SIZE")
     static let eventLoopThreads = Setting(flag: "event-loop-threads", environment: "GATEWAY_EVENT_LOOP_THREADS")
     static let shedTarget = Setting(flag: "shed-target-ms", environment: "GATEWAY_SHED_TARGET_MS")
+    static let shutdownSeconds = Setting(flag: "shutdown-seconds", environment: "GATEWAY_SHUTDOWN_SECONDS")
 
     /// The settings `gateway serve` reads; deployment files are checked against these names.
     static let settings: [Setting] = [
@@ -26,7 +27,7 @@ struct GatewayConfiguration: Sendable {
         CommonSettings.migrationsDirectory, host, port, adminToken, maxBodyBytes, databasePoolSize,
         eventLoopThreads, BroadcastConfiguration.manageEndpoint, BroadcastConfiguration.caFile,
         CommonSettings.statementTimeout, metricsToken, headerTimeout, idleTimeout, maxConnections, readDatabaseURL,
-        shedTarget,
+        shedTarget, shutdownSeconds,
     ]
 
     var host: String
@@ -62,6 +63,10 @@ struct GatewayConfiguration: Sendable {
     var shedTarget: Duration?
     /// The lowest limit on requests in flight (they keep measuring); default: the database pool's size.
     var shedFloor: Int?
+    /// After SIGTERM the server drains its requests, then the pools close; the gateway exits within this whatever
+    /// waits (a database connection left half-open by the network), cancelling what still runs
+    /// (GATEWAY_SHUTDOWN_SECONDS, default 20: with the 5 s for cancelling, within the 30 s Kubernetes allows).
+    var shutdownSeconds = 20
 
     static let minimumAdminTokenLength = 16
 
@@ -116,5 +121,6 @@ struct GatewayConfiguration: Sendable {
             Self.maxConnections, flag: nil, default: 10_000, range: 1...1_000_000)
         let shed = try resolve.integer(Self.shedTarget, flag: nil, default: 0, range: 0...60_000)
         self.shedTarget = shed == 0 ? nil : .milliseconds(shed)
+        self.shutdownSeconds = try resolve.integer(Self.shutdownSeconds, flag: nil, default: 20, range: 1...3600)
     }
 }
