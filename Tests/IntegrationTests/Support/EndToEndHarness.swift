@@ -118,13 +118,24 @@ struct EndToEndHarness: Sendable {
             }
             try await Task.sleep(for: .milliseconds(100))
         }
-        // What was left: the push's batches and every job, as rows, with the workers' logs.
-        let left = try? await self.gateway.database.scalar(
-            """
-            SELECT coalesce(string_agg(r, chr(10)), '') FROM (
-                SELECT row_to_json(b)::text AS r FROM push_batches b WHERE b.push_id::text = \(pushID)
-                UNION ALL SELECT row_to_json(j)::text FROM jobs j) x
-            """, as: String.self)
+        // What was left: the push's batches and every job, as rows, with the workers' logs. Read within 5 s: the
+        // gateway's pool may be what failed.
+        let left = try? await withThrowingTaskGroup(of: String?.self) { group in
+            group.addTask {
+                try await self.gateway.database.scalar(
+                    """
+                    SELECT coalesce(string_agg(r, chr(10)), '') FROM (
+                        SELECT row_to_json(b)::text AS r FROM push_batches b WHERE b.push_id::text = \(pushID)
+                        UNION ALL SELECT row_to_json(j)::text FROM jobs j) x
+                    """, as: String.self)
+            }
+            group.addTask {
+                try await Task.sleep(for: .seconds(5))
+                return "(no answer from the gateway's pool in 5 s)"
+            }
+            defer { group.cancelAll() }
+            return try await group.next() ?? nil
+        }
         throw TestSetupError(
             "push \(pushID) did not finish in \(timeout)\n\(left ?? "(state unreadable)")\n\(self.workers.logs())")
     }
@@ -183,10 +194,12 @@ final class WorkerProcesses: Sendable {
         self.started.withLock { $0.map(\.0).filter(\.isRunning) }
     }
 
-    /// SIGKILL: no drain, no goodbye; its leases expire.
+    /// SIGKILL: no drain, no goodbye; its leases expire. Waits at most 10 s for the exit to be seen: a test was seen
+    /// hanging after a failure with its workers already gone, and every wait here has a deadline.
     func kill(_ process: Process) {
         Foundation.kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
+        let deadline = Date().addingTimeInterval(10)
+        while process.isRunning && Date() < deadline { usleep(10_000) }
     }
 
     func killAll() {
