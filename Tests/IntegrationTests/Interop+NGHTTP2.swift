@@ -96,7 +96,7 @@ private final class Scratch: Sendable {
     func path(_ name: String) -> String { self.url.appendingPathComponent(name).path }
 
     func file(_ name: String, _ contents: String) -> String {
-        FileManager.default.createFile(atPath: self.path(name), contents: Data(contents.utf8))
+        _ = FileManager.default.createFile(atPath: self.path(name), contents: Data(contents.utf8))
         return self.path(name)
     }
 }
