@@ -107,12 +107,9 @@ func buildGateway(configuration: GatewayConfiguration) async throws -> ServiceGr
     ]
     if let replica { services.append(.init(service: replica.client)) }
     services += [.init(service: BroadcastClientService(client: broadcast)), .init(service: app)]
-    var group = ServiceGroupConfiguration(
-        services: services, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
-    // A graceful shutdown that takes longer is cut short: the services are cancelled, and 5 s later the group ends.
-    group.maximumGracefulShutdownDuration = .seconds(configuration.shutdownSeconds)
-    group.maximumCancellationDuration = .seconds(5)
-    return ServiceGroup(configuration: group)
+    return ServiceGroup(
+        configuration: .init(services: services, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
+            .shuttingDownWithin(.seconds(configuration.shutdownSeconds)))
 }
 
 /// The routes by resource, observability first, authentication per group (tests read its `routes`).

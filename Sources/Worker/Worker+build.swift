@@ -149,16 +149,6 @@ func buildWorker(configuration: WorkerConfiguration) async throws -> ServiceGrou
     )
 }
 
-extension ServiceGroupConfiguration {
-    /// A graceful shutdown that takes longer than `deadline` is cut short: the services are cancelled.
-    func shuttingDownWithin(_ deadline: Duration) -> Self {
-        var configuration = self
-        configuration.maximumGracefulShutdownDuration = deadline
-        configuration.maximumCancellationDuration = .seconds(5)
-        return configuration
-    }
-}
-
 /// Runs `wrapped` only once the schema is known to be current.
 /// `prepare` runs first (e.g. queueing recurring maintenance).
 struct SchemaGatedService: Service {
