@@ -4,7 +4,8 @@ import NIOCore
 import NIOHPACK
 
 /// One client connection of the simulator, speaking HTTP/2 (RFC 9113) as a server at the byte level: request
-/// header blocks are decoded with NIOHPACK, answers are written into one buffer that goes out once per read burst.
+/// header blocks are decoded by `HeaderBlockDecoder`, answers are written into one buffer that goes out once per
+/// read burst.
 /// It enforces what APNs' HTTP/2 does for a client: the connection preface, the advertised stream limit (one
 /// stream until a request carries a valid provider token; past the limit a stream is refused), flow control both
 /// ways, CONTINUATION, and GOAWAY. Counts streams in flight and sends GOAWAY when the knobs say so. Lives on its
@@ -72,9 +73,7 @@ final class SimConnectionHandler: ChannelDuplexHandler {
     var out = ByteBuffer()
     var reading = false
     var needsFlush = false
-    var decoder = HPACKDecoder(
-        allocator: ByteBufferAllocator(), maxDynamicTableSize: HPACKDecoder.maxDynamicTableSize,
-        maxHeaderListSize: SimConnectionHandler.maxHeaderListSize)
+    var decoder = HeaderBlockDecoder(maxHeaderListSize: SimConnectionHandler.maxHeaderListSize)
     /// The client lowered SETTINGS_HEADER_TABLE_SIZE: our next block says our table is empty (we never index).
     var tableSizeUpdatePending = false
     var peerInitialWindow = HTTP2Wire.defaultWindowSize
@@ -212,7 +211,7 @@ final class SimConnectionHandler: ChannelDuplexHandler {
 
     /// Every block is decoded, even for a stream we refuse or ignore: the decoder's table must follow the client's.
     private func headerBlockEnded(streamID: Int, block: ByteBuffer, endStream: Bool) throws(HTTP2ConnectionError) {
-        let headers = try self.decoder.decodeBlock(block)
+        let headers = try self.decoder.decode(block)
         if let request = self.partial[streamID] {  // trailers: nothing APNs reads is in them
             if endStream {
                 self.partial[streamID] = nil

@@ -1,4 +1,3 @@
-import NIOHPACK
 import Testing
 
 @testable import Simulator
@@ -11,7 +10,7 @@ import Testing
     ]
 
     @Test func anAPNsRequestIsWellFormedAndCopiedOut() {
-        let block = RequestHeaderBlock(HPACKHeaders(Self.valid))
+        let block = RequestHeaderBlock(Self.valid.map { (name: $0.0, value: $0.1) })
         #expect(block.violation == nil)
         #expect(block.method == "POST" && block.path == "/3/device/abcd")
         #expect(block.headers[":scheme"] == "https" && block.headers["apns-topic"] == "com.example")
@@ -36,6 +35,6 @@ import Testing
 
     @Test(arguments: broken.indices) func aMalformedBlockNamesTheRuleItBreaks(_ index: Int) {
         let (label, headers) = Self.broken[index]
-        #expect(RequestHeaderBlock(HPACKHeaders(headers)).violation != nil, "\(label)")
+        #expect(RequestHeaderBlock(headers.map { (name: $0.0, value: $0.1) }).violation != nil, "\(label)")
     }
 }
