@@ -113,6 +113,9 @@ final class SlotCore {
     var generation = 0
     /// GOAWAY's last processed stream per connection generation.
     var goAwayLastStreamID: [Int: Int] = [:]
+    /// Connections let go after GOAWAY whose streams have not all ended, by generation: their requests' deadlines
+    /// reset those streams, and a shutdown closes them.
+    var draining: [Int: Connection] = [:]
     var reconnectAttempts = 0
     var reconnectScheduled = false
     var sweep: RepeatedTask?

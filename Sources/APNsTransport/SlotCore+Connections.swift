@@ -99,12 +99,14 @@ extension SlotCore {
             self.logger.debug("APNs GOAWAY", metadata: ["last_stream": "\(lastStreamID)", "debug": "\(debug ?? "")"])
             if generation == self.connection?.generation {
                 // Streams up to lastStreamID finish on the old connection; new ones go to a new connection.
+                self.draining[generation] = self.connection
                 self.connection = nil
                 self.gate.connectionReplaced()
                 self.meter.publish(self.gate)
                 self.ensureConnection()
             }
         case .inactive:
+            self.draining[generation] = nil
             if generation == self.pendingConnection?.generation {
                 self.pendingConnection = nil
                 self.scheduleReconnect()

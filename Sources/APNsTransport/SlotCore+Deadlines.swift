@@ -23,6 +23,9 @@ extension SlotCore {
                 if request.generation == self.connection?.generation {
                     self.connection?.handler.cancel(streamID: streamID)
                     self.gate.finished(authenticated: false)
+                } else {
+                    // On a connection draining after GOAWAY: reset there, so that it can close.
+                    self.draining[request.generation]?.handler.cancel(streamID: streamID)
                 }
             } else {
                 _ = self.gate.remove(id)
@@ -42,7 +45,9 @@ extension SlotCore {
         }
     }
 
-    /// Fails what waits for a stream, stops the tick and closes the connection.
+    /// Fails what waits for a stream, stops the tick and closes the connection and those still draining after a
+    /// GOAWAY (their streams in flight end as lost, as the current connection's do: with the tick stopped, nothing
+    /// else would end them).
     func shutdown() -> EventLoopFuture<Void> {
         self.isShutdown = true
         self.sweep?.cancel()
@@ -50,8 +55,10 @@ extension SlotCore {
         for id in self.gate.drainPending() {
             self.requests.removeValue(for: id)?.answer(.failure(.shutdown))
         }
-        guard let connection = self.connection else { return self.eventLoop.makeSucceededVoidFuture() }
+        let open = [self.connection].compactMap { $0 } + self.draining.values
         self.connection = nil
-        return connection.channel.close().recover { _ in }
+        self.draining.removeAll()
+        let closed = open.map { $0.channel.close().recover { _ in } }
+        return EventLoopFuture.andAllComplete(closed, on: self.eventLoop)
     }
 }
