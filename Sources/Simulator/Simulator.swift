@@ -65,11 +65,24 @@ public final class RunningSimulator: Sendable {
         )
         let adminGroup = ServiceGroup(
             configuration: .init(services: [.init(service: app), .init(service: broadcast)], logger: logger))
-        let admin = Task { try await adminGroup.run() }
+        let admin = Task {
+            // A server that cannot bind (its port taken) ends the group: the waits below end with it, not never.
+            defer {
+                portContinuation.finish()
+                broadcastContinuation.finish()
+            }
+            try await adminGroup.run()
+        }
         var iterator = portStream.makeAsyncIterator()
-        guard let bound = await iterator.next() else { throw CancellationError() }
         var broadcastIterator = broadcastStream.makeAsyncIterator()
-        guard let broadcastBound = await broadcastIterator.next() else { throw CancellationError() }
+        guard let bound = await iterator.next(), let broadcastBound = await broadcastIterator.next() else {
+            await adminGroup.triggerGracefulShutdown()
+            let ended = await admin.result
+            try? await listener.close()
+            try? await broadcastLoop.shutdownGracefully()
+            try ended.get()
+            throw SimulatorStartError(reason: "the admin or broadcast server stopped before it was listening")
+        }
         return RunningSimulator(
             state: state, identity: identity, listener: listener, adminPort: bound, broadcastPort: broadcastBound,
             adminGroup: adminGroup, admin: admin, broadcastLoop: broadcastLoop)
