@@ -8,10 +8,12 @@ import NIOHPACK
 /// code of each ASCII byte (a string of eight copies of a byte is exactly as many bytes long as that byte's code is
 /// bits). A string holding a code of a byte above 127, the EOS symbol or padding other than ones is handed to
 /// NIOHPACK whole, which decodes it or names the error, so every input is decoded exactly as NIOHPACK does.
-/// NIOHPACK's own decoder walks every string four bits at a time through a state table; under `h2load`, whose
-/// `:path` values are Huffman-coded, that was 15% of the simulator's CPU.
+/// NIOHPACK's own decoder walks every string four bits at a time through a state table; under `h2load`, which
+/// Huffman-codes its `:path` and its never-indexed `authorization` in every request, that was 15% of the
+/// simulator's CPU.
 struct HuffmanStringDecoder: Sendable {
-    /// Bits looked up at once: every code of a printable ASCII byte is at most this long.
+    /// Bits looked up at once: the codes of letters, digits and `/-._:` are at most this long (the longer ASCII
+    /// codes are looked up by length, one at a time).
     static let lookupBits = 12
 
     /// For each `lookupBits`-bit window: the byte whose code starts it and that code's length, or length 0 when no
