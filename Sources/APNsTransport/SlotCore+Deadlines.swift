@@ -45,9 +45,9 @@ extension SlotCore {
         }
     }
 
-    /// Fails what waits for a stream, stops the tick and closes the connection and those still draining after a
-    /// GOAWAY (their streams in flight end as lost, as the current connection's do: with the tick stopped, nothing
-    /// else would end them).
+    /// Fails what waits for a stream, stops the tick and closes the connection, one still being set up, and those
+    /// still draining after a GOAWAY (their streams in flight end as lost, as the current connection's do: with the
+    /// tick stopped, nothing else would end them).
     func shutdown() -> EventLoopFuture<Void> {
         self.isShutdown = true
         self.sweep?.cancel()
@@ -55,8 +55,10 @@ extension SlotCore {
         for id in self.gate.drainPending() {
             self.requests.removeValue(for: id)?.answer(.failure(.shutdown))
         }
-        let open = [self.connection].compactMap { $0 } + self.draining.values
+        // A connection still in its TLS handshake too: it would otherwise wait on a peer that may never answer.
+        let open = [self.connection, self.pendingConnection].compactMap { $0 } + self.draining.values
         self.connection = nil
+        self.pendingConnection = nil
         self.draining.removeAll()
         let closed = open.map { $0.channel.close().recover { _ in } }
         return EventLoopFuture.andAllComplete(closed, on: self.eventLoop)
