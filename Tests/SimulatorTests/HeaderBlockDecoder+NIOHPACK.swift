@@ -142,7 +142,15 @@ import Testing
         // as a decoding error": a zero among the three padding bits.
         var zero = valid
         zero[huffman] &= 0xfd
-        for bytes in [long, zero] {
+        // Exactly eight bits of ones: eight "0"s fill five bytes with no padding, then one byte of ones follows.
+        var whole = ByteBuffer()
+        var fresh = HPACKEncoder(allocator: ByteBufferAllocator(), useHuffmanEncoding: true)  // "x" not indexed yet
+        try fresh.encode(headers: HPACKHeaders([("x", "00000000")]), to: &whole)
+        var eight = Array(whole.readableBytesView)
+        #expect(eight[eight.count - 6] == 0x85)
+        eight[eight.count - 6] = 0x86
+        eight.append(0xff)
+        for bytes in [long, zero, eight] {
             var ours = HeaderBlockDecoder(maxHeaderListSize: 1 << 14)
             #expect(throws: HTTP2ConnectionError.self) { try ours.decode(ByteBuffer(bytes: bytes)) }
             var theirs = HPACKDecoder(allocator: ByteBufferAllocator())
@@ -151,5 +159,7 @@ import Testing
         }
         var ours = HeaderBlockDecoder(maxHeaderListSize: 1 << 14)
         #expect(try ours.decode(ByteBuffer(bytes: valid)).first?.value == "0")
+        var again = HeaderBlockDecoder(maxHeaderListSize: 1 << 14)
+        #expect(try again.decode(whole).first?.value == "00000000")
     }
 }
