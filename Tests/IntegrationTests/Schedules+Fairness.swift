@@ -61,7 +61,9 @@ import Testing
                 "fairness: the other app's schedule fired \(alone) s late alone, \(busy) s late beside the backlog"
                     + " (\(pending) of 100,000 still pending)")
             #expect(pending > 0, "the backlog was gone before the probe fired")
-            #expect(busy <= 1.0)
+            // Waiting for the backlog would take about 100 s (1,000 fire jobs a second); taking its turn takes
+            // 0.4-0.8 s, and up to 1.25 s was seen on a loaded 2-core machine.
+            #expect(busy <= 2.0)
         }
     }
 }

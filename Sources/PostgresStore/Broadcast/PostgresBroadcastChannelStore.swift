@@ -14,7 +14,8 @@ public struct PostgresBroadcastChannelStore: Sendable {
 
     static let columns = "c.name, c.channel_id, c.storage, c.environment, c.created_at"
 
-    static func decode(_ rows: PostgresRowSequence) async throws -> [BroadcastChannel] {
+    static func decode<Rows: AsyncSequence>(_ rows: Rows) async throws -> [BroadcastChannel]
+    where Rows.Element == PostgresRow {
         var channels: [BroadcastChannel] = []
         for try await (name, id, storage, environment, created) in rows.decode(
             (String, String, String, String, Date).self)
@@ -101,10 +102,10 @@ public struct PostgresBroadcastChannelStore: Sendable {
     /// The channels of the names whose channel decides the route of one of `pushes` (a start, or an update or end that
     /// may go by broadcast), in the app's current environment: one read, none when no push needs one. `query` runs
     /// it on the caller's connection or pool.
-    static func channels(
+    static func channels<Rows: AsyncSequence>(
         appID: Int64, routing pushes: [PushRequest],
-        query: (PostgresQuery) async throws -> PostgresRowSequence
-    ) async throws -> [String: BroadcastChannelRef] {
+        query: (PostgresQuery) async throws -> Rows
+    ) async throws -> [String: BroadcastChannelRef] where Rows.Element == PostgresRow {
         let names = Set(pushes.filter(\.needsBroadcastChannel).compactMap(\.liveActivity.name))
         guard !names.isEmpty else { return [:] }
         let rows = try await query(

@@ -101,7 +101,7 @@ public struct PostgresChannelStore: ChannelStore {
     }
 
     static func update(
-        appID: Int64, channelID: UUID, _ registration: ChannelRegistration, on connection: PostgresConnection,
+        appID: Int64, channelID: UUID, _ registration: ChannelRegistration, on connection: DatabaseConnection,
         logger: Logger
     ) async throws -> Bool {
         let rows = try await connection.query(
@@ -127,7 +127,7 @@ public struct PostgresChannelStore: ChannelStore {
     }
 
     static func replaceTags(
-        _ groups: [String: [String]], channelID: UUID, appID: Int64, on connection: PostgresConnection, logger: Logger
+        _ groups: [String: [String]], channelID: UUID, appID: Int64, on connection: DatabaseConnection, logger: Logger
     ) async throws {
         guard !groups.isEmpty else { return }
         let names = Array(groups.keys)

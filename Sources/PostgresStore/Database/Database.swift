@@ -3,43 +3,42 @@ import Logging
 import NIOCore
 import PostgresNIO
 
-/// The one `PostgresClient` pool of a process, plus the helpers every store uses.
+/// The one PostgreSQL pool of a process (`DatabaseClient`), plus the helpers every store uses.
 ///
 /// The client itself is a `Service`: executables put `database.client` first in their `ServiceGroup`.
 public struct Database: Sendable {
-    public let client: PostgresClient
+    public let client: DatabaseClient
     public let logger: Logger
-
-    public init(client: PostgresClient, logger: Logger) {
-        self.client = client
-        self.logger = logger
-    }
 
     /// `keepsOneOpen`: keep one connection open at all times, the others up to `maxConnections` on demand (servers;
     /// see `DatabaseURL.clientConfiguration`); otherwise all on demand (tools, tests).
     /// `eventLoopGroup`: where the connections live (an express lane gives its pool a thread of its own).
+    /// `executor`: where statements run (the express lane's thread; nil: the global pool).
     public init(
         url: DatabaseURL, maxConnections: Int, keepsOneOpen: Bool = false,
-        eventLoopGroup: any EventLoopGroup = PostgresClient.defaultEventLoopGroup, logger: Logger
+        eventLoopGroup: any EventLoopGroup = PostgresClient.defaultEventLoopGroup,
+        executor: (any TaskExecutor)? = nil, logger: Logger
     ) {
-        self.init(
-            client: PostgresClient(
-                configuration: url.clientConfiguration(maxConnections: maxConnections, keepsOneOpen: keepsOneOpen),
-                eventLoopGroup: eventLoopGroup, backgroundLogger: logger),
-            logger: logger
-        )
+        let client = PostgresClient(
+            configuration: url.clientConfiguration(maxConnections: maxConnections, keepsOneOpen: keepsOneOpen),
+            eventLoopGroup: eventLoopGroup, backgroundLogger: logger)
+        self.client = DatabaseClient(client, executor: executor)
+        self.logger = logger
+    }
+
+    /// Another store's view of the same pool, logging to `logger`.
+    public init(client: DatabaseClient, logger: Logger) {
+        self.client = client
+        self.logger = logger
     }
 
     /// Runs `body` in one transaction. Errors thrown by `body` come out unwrapped, so typed API errors survive.
-    public func transaction<Result: Sendable>(
-        _ body: (PostgresConnection) async throws -> Result
-    ) async throws -> Result {
-        do {
-            return try await self.client.withTransaction(logger: self.logger) { connection in
-                try await body(connection)
-            }
-        } catch let error as PostgresTransactionError {
-            throw error.closureError ?? error.commitError ?? error.beginError ?? error
+    public func transaction<Result>(
+        isolation: isolated (any Actor)? = #isolation, _ body: (DatabaseConnection) async throws -> sending Result
+    ) async throws -> sending Result {
+        let logger = self.logger
+        return try await self.client.withConnection { connection in
+            try await connection.transaction(logger: logger, body)
         }
     }
 }

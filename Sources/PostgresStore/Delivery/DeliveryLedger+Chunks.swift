@@ -255,7 +255,7 @@ extension DeliveryLedger {
         """
 
     /// The batch's superseding count when it goes on, nil once it was stopped.
-    private static func batchGoesOn(_ rows: PostgresRowSequence) async throws -> Int? {
+    private static func batchGoesOn(_ rows: CollectedRows<PostgresRow>) async throws -> Int? {
         var gen: Int?
         for try await (state, superseding) in rows.decode((BatchState, Int32).self) where state == .queued {
             gen = Int(superseding)
@@ -265,7 +265,7 @@ extension DeliveryLedger {
 
     /// Stops the push's unfinished batches: what they had not processed yet is `canceled`. Answers how many that is.
     @discardableResult
-    static func stopBatches(pushID: UUID, on connection: PostgresConnection, logger: Logger) async throws -> Int64 {
+    static func stopBatches(pushID: UUID, on connection: DatabaseConnection, logger: Logger) async throws -> Int64 {
         let rows = try await connection.query(
             """
             WITH stopped AS (
@@ -321,7 +321,7 @@ extension DeliveryLedger {
     /// estimated (`BatchPlan.estimated`) counted its targets as it read them: its `targets` become that count, and
     /// the push's `targeted` moves by the difference.
     private static func finishBatch(
-        pushID: UUID, seq: Int32, runner: UUID?, on connection: PostgresConnection, logger: Logger
+        pushID: UUID, seq: Int32, runner: UUID?, on connection: DatabaseConnection, logger: Logger
     ) async throws {
         let finished = try await connection.query(
             """

@@ -42,7 +42,7 @@ extension DeliveryLedger {
             WHERE \(unescaped: Self.settled())
             GROUP BY 1, 2 HAVING count(*) > 1
             """, logger: logger
-        ).collect()
+        ).elements
         for row in names {
             let (appID, name) = try row.decode((Int64, String).self)
             let (dropped, stamped) = try await self.supersede(appID: appID, name: name)

@@ -91,7 +91,7 @@ public struct PostgresPushStore: PushStore {
     @discardableResult
     static func insert(
         _ rows: Rows, accepted: PushAccepted, appID: Int64, idempotencyKey: String? = nil, scheduleIDs: [UUID]? = nil,
-        on connection: PostgresConnection, logger: Logger
+        on connection: DatabaseConnection, logger: Logger
     ) async throws -> Bool {
         let query = try Self.insertStatement(
             rows, accepted: accepted, appID: appID, idempotencyKey: idempotencyKey, scheduleIDs: scheduleIDs)
@@ -158,7 +158,8 @@ public struct PostgresPushStore: PushStore {
             """
     }
 
-    private static func inserted(_ rows: PostgresRowSequence) async throws -> Bool {
+    private static func inserted<Rows: AsyncSequence>(_ rows: Rows) async throws -> Bool
+    where Rows.Element == PostgresRow {
         for try await count in rows.decode(Int64.self) { return count > 0 }
         return false
     }

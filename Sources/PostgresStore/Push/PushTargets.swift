@@ -62,7 +62,7 @@ public struct PushTargets: Sendable {
     /// from the first `sampled` targets, which reached `reach` (`BatchPlan.uniformThresholds`), and one pass that
     /// counts the targets in each range. Channel ids that are not spread evenly (a range with more than twice
     /// `batchSize`) get exact boundaries instead, every `batchSize`-th id by rank, which sorts every target.
-    public func batchPlan(batchSize: Int, sampled: Int, reach: UUID, on client: PostgresClient, logger: Logger)
+    public func batchPlan(batchSize: Int, sampled: Int, reach: UUID, on client: DatabaseClient, logger: Logger)
         async throws -> BatchPlan
     {
         let thresholds = BatchPlan.uniformThresholds(sampled: sampled, reach: reach, batchSize: batchSize)
@@ -86,7 +86,7 @@ public struct PushTargets: Sendable {
     }
 
     /// Every `batchSize`-th channel id in order (the batch boundaries), and the batch sizes.
-    func batchPlanByRank(batchSize: Int, on client: PostgresClient, logger: Logger) async throws -> BatchPlan {
+    func batchPlanByRank(batchSize: Int, on client: DatabaseClient, logger: Logger) async throws -> BatchPlan {
         var sql = SQLBuilder()
         let source = self.source(&sql)
         let size = sql.bind(batchSize)
@@ -114,7 +114,7 @@ public struct PushTargets: Sendable {
     }
 
     /// How many targets there are now (for cancelling a push that has not fanned out yet).
-    public func count(on connection: PostgresConnection, logger: Logger) async throws -> Int {
+    public func count(on connection: DatabaseConnection, logger: Logger) async throws -> Int {
         var sql = SQLBuilder()
         let source = self.source(&sql)
         let rows = try await connection.query(
@@ -151,7 +151,7 @@ public struct PushTargets: Sendable {
     /// the covering index alone (`sql/0025_covering_targets.sql`), and a stamp goes by id.
     public func chunk(
         after: UUID?, upTo: UUID?, limit: Int, sentBy push: (id: UUID, order: PushOrder)? = nil, rowRefs: Bool = true,
-        on client: PostgresClient, logger: Logger
+        on client: DatabaseClient, logger: Logger
     ) async throws -> (targets: [Target], blocked: Bool) {
         var targets: [Target] = []
         targets.reserveCapacity(limit)

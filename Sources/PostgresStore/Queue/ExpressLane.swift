@@ -43,7 +43,8 @@ public struct ExpressLane: Service {
         self.group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
         self.executor = EventLoopTaskExecutor(eventLoop: self.group.next())
         self.database = Database(
-            url: url, maxConnections: maxConnections, keepsOneOpen: true, eventLoopGroup: self.group, logger: logger)
+            url: url, maxConnections: maxConnections, keepsOneOpen: true, eventLoopGroup: self.group,
+            executor: self.executor, logger: logger)
     }
 
     public var eventLoop: any EventLoop { self.executor.eventLoop }

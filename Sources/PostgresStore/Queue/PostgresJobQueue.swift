@@ -20,7 +20,7 @@ public struct PostgresJobQueue: JobQueue {
     }
 
     /// Enqueues inside the caller's transaction, so that a job exists exactly when the row it works on does.
-    public static func enqueue(_ jobs: [JobRequest], on connection: PostgresConnection, logger: Logger) async throws
+    public static func enqueue(_ jobs: [JobRequest], on connection: DatabaseConnection, logger: Logger) async throws
         -> [Int64]
     {
         guard !jobs.isEmpty else { return [] }

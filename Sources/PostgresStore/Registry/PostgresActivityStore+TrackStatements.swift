@@ -16,7 +16,7 @@ extension PostgresActivityStore {
     /// the read.
     func trackStatements(
         appID: Int64, channelID: UUID, name: String, _ tracking: ActivityTracking, proof: ChannelProof,
-        on connection: PostgresConnection?
+        on connection: DatabaseConnection?
     ) async throws -> (decision: ActivityTrackDecision, instanceID: Int64)? {
         let call = TrackStatement.Call(
             appID: appID, channelID: channelID, name: name, tracking: tracking, proof: proof.statementValue)
@@ -56,8 +56,8 @@ extension PostgresActivityStore {
     /// The statement's rows, on `connection` or else on the pool; nil when it hit a unique or foreign-key violation,
     /// that is, when the registry changed under it.
     static func run<Statement: PostgresPreparedStatement>(
-        _ statement: Statement, on connection: PostgresConnection?, client: PostgresClient, logger: Logger
-    ) async throws -> [Statement.Row]? {
+        _ statement: Statement, on connection: DatabaseConnection?, client: DatabaseClient, logger: Logger
+    ) async throws -> [Statement.Row]? where Statement.Row: Sendable {
         do {
             let rows =
                 if let connection {
@@ -65,9 +65,7 @@ extension PostgresActivityStore {
                 } else {
                     try await client.execute(statement, logger: logger)
                 }
-            var collected: [Statement.Row] = []
-            for try await row in rows { collected.append(row) }
-            return collected
+            return rows.elements
         } catch let error where error.isUniqueViolation || error.isForeignKeyViolation {
             return nil
         }

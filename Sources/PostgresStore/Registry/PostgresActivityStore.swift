@@ -179,7 +179,7 @@ public struct PostgresActivityStore: ActivityStore {
     /// An end time given at tracking: one pending `end_at` schedule per instance (a repeat moves it).
     static func scheduleEnd(
         at endAt: Int64, appID: Int64, channelID: UUID, name: String, instanceID: Int64,
-        on connection: PostgresConnection,
+        on connection: DatabaseConnection,
         logger: Logger
     ) async throws {
         let sendAt = Date(timeIntervalSince1970: TimeInterval(max(endAt, Int64(Date().timeIntervalSince1970))))

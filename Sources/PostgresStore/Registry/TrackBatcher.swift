@@ -36,13 +36,13 @@ final class TrackBatcher: Sendable {
     /// Its buckets: powers of two up to the largest batch.
     static let callsPerStatementBuckets: [Double] = [1, 2, 4, 8, 16, 32, 64]
 
-    private let client: PostgresClient
+    private let client: DatabaseClient
     private let logger: Logger
     private let queue: Mutex<GroupCommitQueue<Key, Pending>>
     private let callsPerStatement: Recorder
 
     init(
-        client: PostgresClient, logger: Logger, metrics: any MetricsFactory, maxInFlight: Int = 4, maxBatch: Int = 64
+        client: DatabaseClient, logger: Logger, metrics: any MetricsFactory, maxInFlight: Int = 4, maxBatch: Int = 64
     ) {
         self.client = client
         self.logger = logger

@@ -95,7 +95,7 @@ public struct ActivityRenewer: JobHandler {
 
     /// Writes each instance's end and start (in that order), its `renewals` row and its `renewal_id`.
     private func renew(
-        _ group: [Due], appID: Int64, timestamp: Int64, on connection: PostgresConnection, logger: Logger
+        _ group: [Due], appID: Int64, timestamp: Int64, on connection: DatabaseConnection, logger: Logger
     ) async throws {
         let decoder = JSONDecoder()
         var pushes: [PushRequest] = []

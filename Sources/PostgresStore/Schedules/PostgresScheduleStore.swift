@@ -188,7 +188,7 @@ public struct PostgresScheduleStore: ScheduleStore {
         }
     }
 
-    static func lockedState(appID: Int64, id: UUID, on connection: PostgresConnection, logger: Logger) async throws
+    static func lockedState(appID: Int64, id: UUID, on connection: DatabaseConnection, logger: Logger) async throws
         -> ScheduleState?
     {
         let rows = try await connection.query(

@@ -8,7 +8,7 @@ import PostgresNIO
 /// and overshoot by their own size: the quotas bound resources, they are not exact.
 enum Quotas {
     /// Tags of each of `channels` against `max_tags_per_channel`.
-    static func checkTags(channels: [UUID], appID: Int64, on connection: PostgresConnection, logger: Logger)
+    static func checkTags(channels: [UUID], appID: Int64, on connection: DatabaseConnection, logger: Logger)
         async throws
     {
         let rows = try await connection.query(
@@ -28,7 +28,7 @@ enum Quotas {
 
     /// Pending device-scheduled updates of one activity and of the app, with one more to come.
     static func checkPendingUpdates(
-        appID: Int64, channelID: UUID, name: String, on connection: PostgresConnection, logger: Logger
+        appID: Int64, channelID: UUID, name: String, on connection: DatabaseConnection, logger: Logger
     ) async throws {
         let rows = try await connection.query(
             """
@@ -48,7 +48,7 @@ enum Quotas {
     }
 
     /// Pending API schedules of the app, with `adding` more to come.
-    static func checkSchedules(appID: Int64, adding: Int, on connection: PostgresConnection, logger: Logger)
+    static func checkSchedules(appID: Int64, adding: Int, on connection: DatabaseConnection, logger: Logger)
         async throws
     {
         let rows = try await connection.query(

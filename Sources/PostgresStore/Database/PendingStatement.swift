@@ -1,0 +1,68 @@
+import NIOCore
+import Synchronization
+
+/// One statement `LostStatementGuard` waits for: the caller's continuation, resumed exactly once (by the statement's
+/// answer or the give-up), the statement's task, and the next look at its connection.
+final class PendingStatement<Result: Sendable>: Sendable {
+    private struct State {
+        var continuation: CheckedContinuation<Result, any Error>?
+        var task: Task<Void, Never>?
+        var check: Scheduled<Void>?
+        var done = false
+        var cancelled = false
+    }
+
+    private let state = Mutex(State())
+
+    var isWaiting: Bool { self.state.withLock { !$0.done } }
+
+    func wait(_ continuation: CheckedContinuation<Result, any Error>) {
+        self.state.withLock { $0.continuation = continuation }
+    }
+
+    func started(_ task: Task<Void, Never>) {
+        let cancel = self.state.withLock { state in
+            state.task = task
+            return state.cancelled
+        }
+        if cancel { task.cancel() }
+    }
+
+    func checking(_ check: Scheduled<Void>) {
+        let done = self.state.withLock { state in
+            if !state.done { state.check = check }
+            return state.done
+        }
+        if done { check.cancel() }
+    }
+
+    /// The statement's answer or the give-up, whichever comes first, resumes the caller.
+    func finish(_ result: Swift.Result<Result, any Error>) {
+        let (continuation, check) = self.state.withLock {
+            state -> (CheckedContinuation<Result, any Error>?, Scheduled<Void>?) in
+            guard !state.done, let continuation = state.continuation else { return (nil, nil) }
+            state.done = true
+            state.continuation = nil
+            defer { state.check = nil }
+            return (continuation, state.check)
+        }
+        check?.cancel()
+        continuation?.resume(with: result)
+    }
+
+    /// The connection closed and the statement never answered: the caller goes on, the statement's task is cancelled.
+    func giveUp() {
+        self.finish(.failure(LostStatementError.connectionClosed))
+        self.state.withLock { $0.task }?.cancel()
+    }
+
+    /// The caller was cancelled: so is the statement's task. The caller still waits for the statement's answer, as it
+    /// did without the guard (PostgresNIO lets a statement it has sent finish).
+    func cancel() {
+        let task = self.state.withLock { state in
+            state.cancelled = true
+            return state.task
+        }
+        task?.cancel()
+    }
+}

@@ -1,0 +1,134 @@
+import Foundation
+import Logging
+import PostgresNIO
+import Synchronization
+import Testing
+
+@testable import PostgresStore
+
+/// `LostStatementGuard`: why it exists (PostgresNIO loses a statement written to a connection the server has closed)
+/// and what it does (gives such a statement up once its connection is seen closed, never one on an open connection).
+@Suite struct DatabaseLostStatementTests {
+    static let logger = TestEnvironment.quietLogger
+
+    static func connect() async throws -> PostgresConnection {
+        let url = try TestEnvironment.serverURL()
+        return try await PostgresConnection.connect(
+            configuration: .init(
+                host: url.host, port: url.port, username: url.username, password: url.password,
+                database: url.database, tls: .disable),
+            id: 1, logger: Self.logger)
+    }
+
+    enum Outcome {
+        case answered
+        case failed(any Error)
+        case waiting
+    }
+
+    /// Runs `statement` in a task of its own and waits at most `limit` for it: a statement that is lost never returns.
+    static func outcome(within limit: Duration, _ statement: @escaping @Sendable () async throws -> Void) async throws
+        -> Outcome
+    {
+        let result = Mutex<Result<Void, any Error>?>(nil)
+        Task {
+            do {
+                try await statement()
+                result.withLock { $0 = .success(()) }
+            } catch {
+                result.withLock { $0 = .failure(error) }
+            }
+        }
+        let deadline = ContinuousClock.now + limit
+        while ContinuousClock.now < deadline {
+            switch result.withLock({ $0 }) {
+            case .success: return .answered
+            case .failure(let error): return .failed(error)
+            case nil: try await Task.sleep(for: .milliseconds(10))
+            }
+        }
+        return .waiting
+    }
+
+    /// The reason for the guard. When this fails, PostgresNIO answers such a statement itself: the guard can go.
+    /// (The statement's task stays suspended for the rest of the test process: that is the defect.)
+    @Test func postgresNIOLosesAStatementWrittenToAClosedConnection() async throws {
+        let connection = try await Self.connect()
+        try await connection.close()
+        let unguarded = try await Self.outcome(within: .seconds(2)) {
+            try await connection.query("SELECT 1", logger: Self.logger)
+        }
+        guard case .waiting = unguarded else {
+            Issue.record("PostgresNIO now answers a statement on a closed connection (\(unguarded)): the guard can go")
+            return
+        }
+        // Through the guard, the same statement fails at once.
+        let guarded = try await Self.outcome(within: .seconds(5)) {
+            try await DatabaseConnection(connection, executor: nil).query("SELECT 1", logger: Self.logger)
+        }
+        guard case .failed(let error) = guarded else { throw TestSetupError("guarded: \(guarded)") }
+        #expect(error is LostStatementError, "\(error)")
+    }
+
+    /// A statement that never answers (as one whose write was lost) is given up once its connection has closed, and
+    /// its task cancelled.
+    @Test func aStatementUnansweredAfterItsConnectionClosedIsGivenUp() async throws {
+        let connection = try await Self.connect()
+        let cancelled = Mutex(false)
+        async let outcome = Self.outcome(within: .seconds(10)) {
+            try await LostStatementGuard.run(
+                on: connection, executor: nil, checkInterval: .milliseconds(100), grace: .milliseconds(100)
+            ) {
+                do {
+                    try await Task.sleep(for: .seconds(3600))
+                } catch {
+                    cancelled.withLock { $0 = true }
+                    throw error
+                }
+            }
+        }
+        try await Task.sleep(for: .milliseconds(300))
+        let closed = ContinuousClock.now
+        try await connection.close()
+        let given = try await outcome
+        let waited = ContinuousClock.now - closed
+        guard case .failed(let error) = given else { throw TestSetupError("\(given) \(waited) after the close") }
+        #expect(error is LostStatementError, "\(error)")
+        #expect(waited < .seconds(2), "given up \(waited) after the close")
+        let deadline = ContinuousClock.now + .seconds(5)
+        while !cancelled.withLock({ $0 }) && ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        #expect(cancelled.withLock { $0 }, "the statement's task was not cancelled")
+    }
+
+    /// A statement longer than many looks at its open connection is answered, not given up.
+    @Test func aSlowStatementOnAnOpenConnectionIsAnswered() async throws {
+        let connection = try await Self.connect()
+        let rows = try await LostStatementGuard.run(
+            on: connection, executor: nil, checkInterval: .milliseconds(50), grace: .milliseconds(50)
+        ) {
+            try await connection.query("SELECT pg_sleep(1)", logger: Self.logger).collect().count
+        }
+        #expect(rows == 1)
+        try await connection.close()
+    }
+
+    /// A statement whose connection the server terminates fails with the server's error, as it did without the guard.
+    @Test func aStatementOnAConnectionTheServerTerminatesFailsWithTheServersError() async throws {
+        let connection = try await Self.connect()
+        let killer = try await Self.connect()
+        let pid = try await connection.query("SELECT pg_backend_pid()", logger: Self.logger).collect()[0]
+            .decode(Int32.self)
+        async let sleeping = Self.outcome(within: .seconds(10)) {
+            _ = try await DatabaseConnection(connection, executor: nil).query(
+                "SELECT pg_sleep(30)", logger: Self.logger
+            ).collect()
+        }
+        try await Task.sleep(for: .milliseconds(200))
+        try await killer.query("SELECT pg_terminate_backend(\(pid))", logger: Self.logger)
+        guard case .failed(let error) = try await sleeping else { throw TestSetupError("pg_sleep was not ended") }
+        #expect(error is PSQLError, "\(error)")
+        try await killer.close()
+    }
+}
