@@ -77,7 +77,8 @@ import Testing
         let cancelled = Mutex(false)
         async let outcome = Self.outcome(within: .seconds(10)) {
             try await LostStatementGuard.run(
-                on: connection, executor: nil, checkInterval: .milliseconds(100), grace: .milliseconds(100)
+                on: connection, executor: nil, logger: Self.logger, checkInterval: .milliseconds(100),
+                grace: .milliseconds(100)
             ) {
                 do {
                     try await Task.sleep(for: .seconds(3600))
@@ -102,16 +103,51 @@ import Testing
         #expect(cancelled.withLock { $0 }, "the statement's task was not cancelled")
     }
 
+    /// A statement written right after its connection closed (a real lost write, past the guard's first look) is
+    /// given up by a later look.
+    @Test func aStatementLostAfterTheFirstLookIsGivenUp() async throws {
+        let connection = try await Self.connect()
+        let given = try await Self.outcome(within: .seconds(10)) {
+            _ = try await LostStatementGuard.run(
+                on: connection, executor: nil, logger: Self.logger, checkInterval: .milliseconds(100),
+                grace: .milliseconds(100)
+            ) {
+                try await connection.close()
+                return try await connection.query("SELECT 1", logger: Self.logger).collect().count
+            }
+        }
+        guard case .failed(let error) = given else { throw TestSetupError("\(given)") }
+        #expect(error is LostStatementError, "\(error)")
+    }
+
     /// A statement longer than many looks at its open connection is answered, not given up.
     @Test func aSlowStatementOnAnOpenConnectionIsAnswered() async throws {
         let connection = try await Self.connect()
-        let rows = try await LostStatementGuard.run(
-            on: connection, executor: nil, checkInterval: .milliseconds(50), grace: .milliseconds(50)
-        ) {
-            try await connection.query("SELECT pg_sleep(1)", logger: Self.logger).collect().count
+        let answered = try await Self.outcome(within: .seconds(10)) {
+            let rows = try await LostStatementGuard.run(
+                on: connection, executor: nil, logger: Self.logger, checkInterval: .milliseconds(50),
+                grace: .milliseconds(50)
+            ) {
+                try await connection.query("SELECT pg_sleep(1)", logger: Self.logger).collect().count
+            }
+            #expect(rows == 1)
         }
-        #expect(rows == 1)
         try await connection.close()
+        guard case .answered = answered else { throw TestSetupError("\(answered)") }
+    }
+
+    /// A caller cancelled while its statement runs still gets the statement's outcome, and does not hang.
+    @Test func aCancelledCallerGetsTheStatementsOutcome() async throws {
+        let connection = try await Self.connect()
+        let caller = Task {
+            try await DatabaseConnection(connection, executor: nil).query("SELECT pg_sleep(0.5)", logger: Self.logger)
+                .collect().count
+        }
+        try await Task.sleep(for: .milliseconds(100))
+        caller.cancel()
+        let outcome = try await Self.outcome(within: .seconds(10)) { _ = try await caller.value }
+        try await connection.close()
+        if case .waiting = outcome { Issue.record("the cancelled caller never returned") }
     }
 
     /// A statement whose connection the server terminates fails with the server's error, as it did without the guard.
@@ -125,7 +161,16 @@ import Testing
                 "SELECT pg_sleep(30)", logger: Self.logger
             ).collect()
         }
-        try await Task.sleep(for: .milliseconds(200))
+        // Terminated once the server runs it (a statement not yet written when its connection closes is lost).
+        let deadline = ContinuousClock.now + .seconds(10)
+        while ContinuousClock.now < deadline {
+            let running = try await killer.query(
+                "SELECT count(*) FROM pg_stat_activity WHERE pid = \(pid) AND query LIKE 'SELECT pg_sleep(30)%'",
+                logger: Self.logger
+            ).collect()[0].decode(Int64.self)
+            if running == 1 { break }
+            try await Task.sleep(for: .milliseconds(10))
+        }
         try await killer.query("SELECT pg_terminate_backend(\(pid))", logger: Self.logger)
         guard case .failed(let error) = try await sleeping else { throw TestSetupError("pg_sleep was not ended") }
         #expect(error is PSQLError, "\(error)")

@@ -17,7 +17,7 @@ import Testing
         let gone = Database(
             url: try DatabaseURL("postgres://postgres@127.0.0.1:1/none"), maxConnections: 1,
             logger: TestEnvironment.quietLogger)
-        try await withThrowingTaskGroup(of: Void.self) { group in
+        await withTaskGroup(of: Void.self) { group in
             group.addTask { await gone.client.run() }
             let health = WorkerHealth(database: gone, listening: ListeningFlag(), timeout: .milliseconds(500))
             let start = ContinuousClock.now

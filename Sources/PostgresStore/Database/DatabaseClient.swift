@@ -22,7 +22,8 @@ public struct DatabaseClient: Service, Sendable {
         await self.base.run()
     }
 
-    /// Runs `query` on a pooled connection and reads its rows.
+    /// Runs `query` on a pooled connection and reads its rows. (A caller cancelled meanwhile may see the cancellation
+    /// after the statement took effect, as with any statement already sent.)
     @discardableResult
     public func query(_ query: PostgresQuery, logger: Logger? = nil, file: String = #fileID, line: Int = #line)
         async throws -> CollectedRows<PostgresRow>
@@ -30,17 +31,19 @@ public struct DatabaseClient: Service, Sendable {
         let executor = self.executor
         let logger = logger ?? Self.silent
         return try await self.base.withConnection { connection in
-            try await LostStatementGuard.run(on: connection, executor: executor) {
+            try await LostStatementGuard.run(on: connection, executor: executor, logger: logger) {
                 CollectedRows(try await connection.query(query, logger: logger, file: file, line: line).collect())
             }
         }
     }
 
     /// Runs a prepared statement on a pooled connection (prepared once per connection) and reads its rows.
-    public func execute<Statement: PostgresPreparedStatement>(_ statement: Statement, logger: Logger)
-        async throws -> CollectedRows<Statement.Row> where Statement.Row: Sendable
-    {
-        try await self.withConnection { connection in try await connection.execute(statement, logger: logger) }
+    public func execute<Statement: PostgresPreparedStatement>(
+        _ statement: Statement, logger: Logger, file: String = #fileID, line: Int = #line
+    ) async throws -> CollectedRows<Statement.Row> where Statement.Row: Sendable {
+        try await self.withConnection { connection in
+            try await connection.execute(statement, logger: logger, file: file, line: line)
+        }
     }
 
     /// Leases a connection for `body`'s lifetime.

@@ -1,3 +1,4 @@
+import Logging
 import NIOCore
 import PostgresNIO
 
@@ -12,9 +13,10 @@ import PostgresNIO
 /// PostgresNIO still loses such a statement: when it no longer does, this guard can go.
 ///
 /// The statement runs in a task of its own, and its caller waits for the statement's answer or for the connection's
-/// close, whichever comes first. A statement still unanswered `grace` after its connection closed is given up
-/// (`LostStatementError`) and its task cancelled: with its connection gone it can no longer have an effect. A statement on
-/// an open connection is never given up, however long it takes (`statement_timeout` bounds those).
+/// close, whichever comes first. A statement still unanswered `grace` after its connection was seen closed (at most
+/// `checkInterval + grace` after the close) is given up with `LostStatementError` and a warning. Its task is cancelled,
+/// which PostgresNIO ignores: a lost statement's task stays suspended, a few hundred bytes, for the rest of the process.
+/// A statement on an open connection is never given up, however long it takes (`statement_timeout` bounds those).
 enum LostStatementGuard {
     /// How often a waiting statement's connection is looked at.
     static let checkInterval: TimeAmount = .seconds(1)
@@ -24,13 +26,13 @@ enum LostStatementGuard {
 
     /// Runs `statement` on `executor` (nil: the global pool), the caller's wait bounded as above.
     static func run<Result: Sendable>(
-        on connection: PostgresConnection, executor: (any TaskExecutor)?,
+        on connection: PostgresConnection, executor: (any TaskExecutor)?, logger: Logger,
         checkInterval: TimeAmount = Self.checkInterval, grace: TimeAmount = Self.grace,
         _ statement: @escaping @Sendable () async throws -> Result
     ) async throws -> Result {
         // A connection already closed answers nothing written to it now.
         guard !connection.isClosed else { throw LostStatementError.connectionClosed }
-        let pending = PendingStatement<Result>()
+        let pending = PendingStatement<Result>(logger: logger)
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
                 pending.wait(continuation)
@@ -50,7 +52,7 @@ enum LostStatementGuard {
     }
 
     /// Looks at the connection every `after` until the statement has answered; gives it up `grace` after it saw the
-    /// connection closed.
+    /// connection closed, or when the connection's event loop has shut down (no look can be scheduled there).
     private static func check<Result: Sendable>(
         _ pending: PendingStatement<Result>, _ connection: PostgresConnection, after: TimeAmount, grace: TimeAmount,
         closedBefore: Bool
@@ -62,6 +64,9 @@ enum LostStatementGuard {
             } else {
                 Self.check(pending, connection, after: after, grace: grace, closedBefore: connection.isClosed)
             }
+        }
+        scheduled.futureResult.whenFailure { error in
+            if (error as? EventLoopError) == .shutdown { pending.giveUp() }
         }
         pending.checking(scheduled)
     }

@@ -1,3 +1,4 @@
+import Logging
 import NIOCore
 import Synchronization
 
@@ -13,6 +14,11 @@ final class PendingStatement<Result: Sendable>: Sendable {
     }
 
     private let state = Mutex(State())
+    private let logger: Logger
+
+    init(logger: Logger) {
+        self.logger = logger
+    }
 
     var isWaiting: Bool { self.state.withLock { !$0.done } }
 
@@ -52,6 +58,8 @@ final class PendingStatement<Result: Sendable>: Sendable {
 
     /// The connection closed and the statement never answered: the caller goes on, the statement's task is cancelled.
     func giveUp() {
+        guard self.isWaiting else { return }
+        self.logger.warning("a statement was given up: its connection closed and it was never answered")
         self.finish(.failure(LostStatementError.connectionClosed))
         self.state.withLock { $0.task }?.cancel()
     }

@@ -36,7 +36,7 @@ public protocol JobWakeups: Sendable {
 extension PostgresJobQueue: JobWakeups {
     public func listen(onWake: @escaping @Sendable () async -> Void) async throws {
         try await self.database.client.withConnection { connection in
-            try await connection.base.listen(on: "jobs_ready") { notifications in
+            try await connection.listen(on: "jobs_ready") { notifications in
                 for try await _ in notifications { await onWake() }
             }
         }

@@ -17,7 +17,7 @@ public struct AppChanges: Sendable {
         onListening: @escaping @Sendable () async -> Void, onChange: @escaping @Sendable (String) async -> Void
     ) async throws {
         try await self.database.client.withConnection { connection in
-            try await connection.base.listen(on: Self.channel) { notifications in
+            try await connection.listen(on: Self.channel) { notifications in
                 await onListening()
                 for try await notification in notifications { await onChange(notification.payload) }
             }
