@@ -78,20 +78,28 @@ public struct JobRunner: Service {
             background.addTask { await self.heartbeat(ledger) }
             await withDiscardingTaskGroup { jobs in
                 while !Task.isShuttingDownGracefully && !Task.isCancelled {
-                    await self.flush(ledger)
                     let capacity = self.configuration.concurrency - (await ledger.inFlightCount)
                     var sleep = self.configuration.pollInterval
+                    var claimed = 0
+                    var atLimit: [JobKind] = []
                     if capacity > 0 {
-                        let (claimed, atLimit) = await self.claim(capacity: capacity, ledger: ledger)
-                        for job in claimed {
-                            await ledger.start(job)
-                            jobs.addTask {
-                                let failure = await self.execute(job)
-                                await ledger.finish(job.id, failure: failure)
-                                await doorbell.ring()
+                        // Each claim's jobs start before the next claim (or the flush below) is sent.
+                        (claimed, atLimit) = await self.claim(capacity: capacity, ledger: ledger) { batch in
+                            for job in batch {
+                                await ledger.start(job)
+                                jobs.addTask {
+                                    let failure = await self.execute(job)
+                                    await ledger.finish(job.id, failure: failure)
+                                    await doorbell.ring()
+                                }
                             }
                         }
-                        if !claimed.isEmpty { continue }
+                    }
+                    // Outcomes are recorded after the claim: a job just made due does not wait for them. (A finished
+                    // job not yet recorded is still running under its lease, so no claim takes it meanwhile.)
+                    await self.flush(ledger)
+                    if claimed > 0 { continue }
+                    if capacity > 0 {
                         // Due jobs of a kind at its limit wait for one of that kind to finish (which rings), not
                         // for a poll: counting them as due spun this loop on claims that could only come back empty.
                         sleep = await self.idleSleep(excluding: atLimit)
@@ -115,13 +123,18 @@ public struct JobRunner: Service {
     }
 
     /// Fills `capacity` slots, none with a kind already at its limit: first up to the smallest headroom left
-    /// under a limit (any kind), then the rest with the limited kinds left out.
-    /// Also returns the kinds at their limit, which this runner cannot take more of now.
-    private func claim(capacity: Int, ledger: JobLedger) async -> (jobs: [ClaimedJob], atLimit: [JobKind]) {
+    /// under a limit (any kind), then the rest with the limited kinds left out. `start` gets each claim's jobs as
+    /// soon as it returns. Returns how many were claimed and the kinds at their limit, which this runner cannot
+    /// take more of now.
+    private func claim(
+        capacity: Int, ledger: JobLedger, start: ([ClaimedJob]) async -> Void
+    ) async -> (count: Int, atLimit: [JobKind]) {
         let busy = await ledger.busyApps
         let mine = await ledger.inFlightIDs
         guard !self.configuration.kindLimits.isEmpty else {
-            return (await self.claim(limit: capacity, excluding: [], busyApps: busy, inFlight: mine), [])
+            let claimed = await self.claim(limit: capacity, excluding: [], busyApps: busy, inFlight: mine)
+            await start(claimed)
+            return (claimed.count, [])
         }
         var headroom: [JobKind: Int] = [:]
         for (kind, limit) in self.configuration.kindLimits {
@@ -129,13 +142,14 @@ public struct JobRunner: Service {
         }
         let open = headroom.values.min() ?? capacity
         let atLimit = headroom.filter { $0.value == 0 }.map(\.key)
-        var claimed = await self.claim(
+        let claimed = await self.claim(
             limit: min(capacity, open), excluding: atLimit, busyApps: busy, inFlight: mine)
-        if claimed.count == min(capacity, open), capacity > claimed.count {
-            claimed += await self.claim(
-                limit: capacity - claimed.count, excluding: Array(headroom.keys), busyApps: busy, inFlight: mine)
-        }
-        return (claimed, atLimit)
+        await start(claimed)
+        guard claimed.count == min(capacity, open), capacity > claimed.count else { return (claimed.count, atLimit) }
+        let more = await self.claim(
+            limit: capacity - claimed.count, excluding: Array(headroom.keys), busyApps: busy, inFlight: mine)
+        await start(more)
+        return (claimed.count + more.count, atLimit)
     }
 
     private func claim(limit: Int, excluding: [JobKind], busyApps: [Int64], inFlight: [Int64]) async -> [ClaimedJob] {
