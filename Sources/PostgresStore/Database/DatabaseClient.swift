@@ -22,18 +22,14 @@ public struct DatabaseClient: Service, Sendable {
         await self.base.run()
     }
 
-    /// Runs `query` on a pooled connection and reads its rows. (A caller cancelled meanwhile may see the cancellation
-    /// after the statement took effect, as with any statement already sent.)
+    /// Runs `query` on a pooled connection and reads its rows.
     @discardableResult
     public func query(_ query: PostgresQuery, logger: Logger? = nil, file: String = #fileID, line: Int = #line)
         async throws -> CollectedRows<PostgresRow>
     {
-        let executor = self.executor
-        let logger = logger ?? Self.silent
-        return try await self.base.withConnection { connection in
-            try await LostStatementGuard.run(on: connection, executor: executor, logger: logger) {
-                CollectedRows(try await connection.query(query, logger: logger, file: file, line: line).collect())
-            }
+        try await self.withConnection { connection in
+            CollectedRows(
+                try await connection.query(query, logger: logger ?? Self.silent, file: file, line: line).collect())
         }
     }
 

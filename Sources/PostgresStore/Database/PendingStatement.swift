@@ -6,10 +6,10 @@ import Synchronization
 /// answer or the give-up), the statement's task, and the next look at its connection.
 final class PendingStatement<Result: Sendable>: Sendable {
     private struct State {
+        /// Set before the statement starts; taken by whichever resumes the caller, so nil after that.
         var continuation: CheckedContinuation<Result, any Error>?
         var task: Task<Void, Never>?
         var check: Scheduled<Void>?
-        var done = false
         var cancelled = false
     }
 
@@ -20,7 +20,7 @@ final class PendingStatement<Result: Sendable>: Sendable {
         self.logger = logger
     }
 
-    var isWaiting: Bool { self.state.withLock { !$0.done } }
+    var isWaiting: Bool { self.state.withLock { $0.continuation != nil } }
 
     func wait(_ continuation: CheckedContinuation<Result, any Error>) {
         self.state.withLock { $0.continuation = continuation }
@@ -35,32 +35,30 @@ final class PendingStatement<Result: Sendable>: Sendable {
     }
 
     func checking(_ check: Scheduled<Void>) {
-        let done = self.state.withLock { state in
-            if !state.done { state.check = check }
-            return state.done
+        let waiting = self.state.withLock { state in
+            if state.continuation != nil { state.check = check }
+            return state.continuation != nil
         }
-        if done { check.cancel() }
+        if !waiting { check.cancel() }
     }
 
-    /// The statement's answer or the give-up, whichever comes first, resumes the caller.
-    func finish(_ result: Swift.Result<Result, any Error>) {
+    /// The statement's answer or the give-up, whichever comes first, resumes the caller. True for that first one.
+    @discardableResult
+    func finish(_ result: Swift.Result<Result, any Error>) -> Bool {
         let (continuation, check) = self.state.withLock {
             state -> (CheckedContinuation<Result, any Error>?, Scheduled<Void>?) in
-            guard !state.done, let continuation = state.continuation else { return (nil, nil) }
-            state.done = true
-            state.continuation = nil
-            defer { state.check = nil }
-            return (continuation, state.check)
+            defer { (state.continuation, state.check) = (nil, nil) }
+            return (state.continuation, state.check)
         }
         check?.cancel()
         continuation?.resume(with: result)
+        return continuation != nil
     }
 
     /// The connection closed and the statement never answered: the caller goes on, the statement's task is cancelled.
     func giveUp() {
-        guard self.isWaiting else { return }
+        guard self.finish(.failure(LostStatementError.connectionClosed)) else { return }
         self.logger.warning("a statement was given up: its connection closed and it was never answered")
-        self.finish(.failure(LostStatementError.connectionClosed))
         self.state.withLock { $0.task }?.cancel()
     }
 
