@@ -14,7 +14,7 @@ struct WorkerCommand: AsyncParsableCommand {
     )
 
     @Option(name: .customLong("database-url"), help: "postgres:// URL (DATABASE_URL).") var databaseURL: String?
-    @Option(name: .customLong("database-pool-size"), help: "Database connections (DATABASE_POOL_SIZE, default 10).")
+    @Option(name: .customLong("database-pool-size"), help: "Database connections (DATABASE_POOL_SIZE, default 4).")
     var databasePoolSize: String?
     @Option(name: .customLong("master-key"), help: "Base64 AES-256 key sealing APNs keys (MASTER_KEY).") var masterKey:
         String?

@@ -49,7 +49,7 @@ struct WorkerConfiguration: Sendable {
     var shutdownSeconds = 25
 
     init(
-        databaseURL: DatabaseURL, databasePoolSize: Int = 10, masterKey: MasterKey, logLevel: Logger.Level = .info,
+        databaseURL: DatabaseURL, databasePoolSize: Int = 4, masterKey: MasterKey, logLevel: Logger.Level = .info,
         runner: JobRunnerConfiguration = .init(), host: String = "127.0.0.1", port: Int = 9090
     ) {
         self.databaseURL = databaseURL
@@ -76,8 +76,11 @@ struct WorkerConfiguration: Sendable {
         }
         self.init(
             databaseURL: try resolve.databaseURL(CommonSettings.databaseURL, flag: options.databaseURL),
+            // 4, not more: a fan-out's batches (12 a worker) share them, and with 12 a worker's chunk statements all
+            // started at once kept PostgreSQL's run queue long enough to hold another app's single update back
+            // 60-150 ms, with no gain in speed (`make bench-fanout`, docs/benchmarks.md).
             databasePoolSize: try resolve.integer(
-                Self.databasePoolSize, flag: options.databasePoolSize, default: 10, range: 2...500),
+                Self.databasePoolSize, flag: options.databasePoolSize, default: 4, range: 2...500),
             masterKey: try resolve.masterKey(CommonSettings.masterKey, flag: options.masterKey),
             logLevel: try resolve.logLevel(CommonSettings.logLevel, flag: options.logLevel),
             runner: runner,
