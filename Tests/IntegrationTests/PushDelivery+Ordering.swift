@@ -64,12 +64,13 @@ import Testing
             #expect((reports[3]["counts"] as? [String: Int])?["accepted"] == total, "every device gets the end")
             #expect((reports[3]["counts"] as? [String: Int])?["targeted"] == total)
             // Random channel ids: each push was cut from its first chunk's spread, not counted (`BatchPlan.estimated`),
-            // and what its batches read replaced the estimates.
+            // and what its batches read replaced the estimates. How many batches depends on that spread (about 5 a
+            // push; 4 when its first 101 ids happen to reach far, as in one CI run): at least 2 a push.
             let batches = try await e2e.gateway.database.client.query(
                 "SELECT count(*), count(*) FILTER (WHERE targets_estimated) FROM push_batches",
                 logger: e2e.gateway.database.logger)
             for try await (all, estimated) in batches.decode((Int64, Int64).self) {
-                #expect(all >= 20 && estimated == all, "\(estimated) of \(all) batches estimated")
+                #expect(all >= 8 && estimated == all, "\(estimated) of \(all) batches estimated")
             }
 
             let devices = try await e2e.simulator.activities()
