@@ -151,10 +151,13 @@ json_push_id() { sed -n 's/.*"push_ids":\["\([^"]*\)".*/\1/p'; }
 # The other app's single updates carry timestamps well in the past, one a push: at most 60 s ahead is accepted,
 # and they must rise.
 ts=$(( $(date +%s) - 100000 ))
-solo() {
+# An update of the other app's name $1 with timestamp $2 (audience all); prints its push id.
+other_update() {
     curl -fsS -u "$small_auth" -H 'Content-Type: application/json' "http://127.0.0.1:$gw_port/api/push" \
-        -d "{\"audience\":\"all\",\"device_types\":[\"ios\"],\"notification\":{\"ios\":{\"live_activity\":{\"event\":\"update\",\"name\":\"solo\",\"content_state\":{\"n\":$1},\"timestamp\":$1}}}}" | json_push_id
+        -d "{\"audience\":\"all\",\"device_types\":[\"ios\"],\"notification\":{\"ios\":{\"live_activity\":{\"event\":\"update\",\"name\":\"$1\",\"content_state\":{\"n\":$2},\"timestamp\":$2}}}}" | json_push_id
 }
+# A single-activity update: 'solo' is one tracked activity.
+solo() { other_update solo "$1"; }
 # One update of the other app before the fan-out, not counted: an app that sends a steady flow has its APNs
 # connection open, and the first send's TLS handshake is not what the fan-out does to it.
 ts=$((ts + 1))
@@ -178,8 +181,7 @@ cast_ts=()
 # A broadcast update of the other app's name 'live' (audience all: one request to the broadcast endpoint).
 cast() {
     cast_ts+=("$1")
-    cast_ids+=("$(curl -fsS -u "$small_auth" -H 'Content-Type: application/json' "http://127.0.0.1:$gw_port/api/push" \
-        -d "{\"audience\":\"all\",\"device_types\":[\"ios\"],\"notification\":{\"ios\":{\"live_activity\":{\"event\":\"update\",\"name\":\"live\",\"content_state\":{\"n\":$1},\"timestamp\":$1}}}}" | json_push_id)")
+    cast_ids+=("$(other_update live "$1")")
 }
 i=0
 while true; do
