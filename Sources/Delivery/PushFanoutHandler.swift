@@ -25,13 +25,17 @@ struct PushFanoutHandler: JobHandler {
         // A first run takes the push from its job. A re-run reads it: it may be sending already. If it was cancelled
         // meanwhile, the statement that claims it for sending (first chunk or fan-out) finds it no longer queued.
         var push: PushForDelivery
+        // Whether the push's acceptance order is known (a snapshot of an earlier build has none).
+        let ordered: Bool
         if job.attempt == 1, let carried = reference.push,
             let snapshot = PushForDelivery(id: pushID, appID: job.appID, snapshot: carried)
         {
             push = snapshot
+            ordered = carried.seq != nil
         } else {
             guard let read = try await self.ledger.push(pushID) else { return }
             push = read
+            ordered = true
         }
         if push.state == .sending {
             // A re-run after a crash: finish the batch this job was sending itself, if it was one.
@@ -46,15 +50,21 @@ struct PushFanoutHandler: JobHandler {
             try await self.broadcaster.send(push, logger: logger)
             if case .broadcast = push.route { return }
         }
-        // Older unfinished pushes of the same name leave the targets this one reaches to it, once their chunks in
-        // flight are answered (`DeliveryLedger+Supersession.swift`). One statement when there are none.
-        push.seq = try await self.ledger.supersede(for: push, logger: logger).seq
         try await push.applyUpdateBudgets(from: self.sender.budgets)
         let started = ContinuousClock.now
         // Most pushes are small (one activity, one user): reading the first chunk settles whether the push fits in
         // one, and then that chunk is what gets sent, with no count of the audience and no second read.
-        // A push that fits in one chunk is recorded as sending, with its one batch, by the same statement.
-        let (first, inline) = try await self.ledger.firstChunk(of: push, limit: self.settings.chunkSize)
+        // A push that fits in one chunk is recorded as sending, with its one batch, by the same statement, which
+        // also makes sure that no other push of its name is unfinished.
+        var read =
+            ordered ? try await self.ledger.firstChunkIfUncontested(of: push, limit: self.settings.chunkSize) : nil
+        if read == nil {
+            // Older unfinished pushes of the same name leave the targets this one reaches to it, once their chunks in
+            // flight are answered (`DeliveryLedger+Supersession.swift`).
+            push.seq = try await self.ledger.supersede(for: push, logger: logger).seq
+            read = try await self.ledger.firstChunk(of: push, limit: self.settings.chunkSize)
+        }
+        guard let (first, inline) = read else { return }
         if first.count <= self.settings.chunkSize {
             self.resolved(since: started)
             let recorded =

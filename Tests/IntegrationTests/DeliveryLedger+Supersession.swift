@@ -101,4 +101,27 @@ import Testing
             #expect(flagged == 0, "an update that took an end's place would leave the activity on the Lock Screen")
         }
     }
+
+    /// A push whose name has no other unfinished push claims its first chunk in the statement that reads it, with no
+    /// supersession statement before; where one is unfinished, that statement claims nothing and the push goes through
+    /// `supersede` first (what its handler then does).
+    @Test func theFirstChunkIsClaimedAtOnceOnlyWhenNoOtherPushOfTheNameIsUnfinished() async throws {
+        try await GatewayHarness.run { gw in
+            let app = try await gw.createApp()
+            try await gw.seedActivities(appKey: app.key, count: 3)
+            let ledger = DeliveryLedger(database: gw.database)
+            let older = try await DeliveryLedgerDeferredStampTests.post(1_700_000_005, gw: gw, app: app)
+            let alone = try await ledger.firstChunkIfUncontested(of: older, limit: 10)
+            #expect(alone?.targets.count == 3 && alone?.inline == 0, "claimed and declared in flight at once")
+
+            let newer = try await DeliveryLedgerDeferredStampTests.post(1_700_000_006, gw: gw, app: app)
+            #expect(try await ledger.firstChunkIfUncontested(of: newer, limit: 10) == nil)
+            let untouched = try await gw.database.scalar(
+                """
+                SELECT state = 'queued' AND NOT EXISTS (SELECT 1 FROM push_batches WHERE push_id = \(newer.id))
+                FROM pushes WHERE id = \(newer.id)
+                """, as: Bool.self)
+            #expect(untouched, "a contested push was claimed before it superseded the older one")
+        }
+    }
 }

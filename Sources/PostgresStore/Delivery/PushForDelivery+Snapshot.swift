@@ -3,8 +3,7 @@ import LiveActivitiesCore
 
 extension PushForDelivery {
     /// What a fan-out job carries of its push (`PushFanoutJob`), as `PostgresPushStore` encodes it with the insert:
-    /// the columns `DeliveryLedger.push(_:)` reads but the state, which the first chunk's statement checks anyway,
-    /// and the acceptance order, which PostgreSQL assigns.
+    /// the columns `DeliveryLedger.push(_:)` reads but the state, which the first chunk's statement checks anyway.
     public struct Snapshot: Codable, Sendable, Equatable {
         var event: String
         var name: String?
@@ -19,9 +18,12 @@ extension PushForDelivery {
         var channelID: String?
         var expiration: Int64?
         var restart: Bool?
+        /// The push's acceptance order (`pushes.seq`), which PostgreSQL assigns: the insert's statement writes it into
+        /// the job (`PostgresPushStore.insertStatement`). Nil in jobs of earlier builds, whose handler reads it.
+        public internal(set) var seq: Int64?
 
         enum CodingKeys: String, CodingKey {
-            case event, name, audience, payload, timestamp, priority, delivery, expiration, restart
+            case event, name, audience, payload, timestamp, priority, delivery, expiration, restart, seq
             case attributesType = "attributes_type"
             case channelID = "channel_id"
         }

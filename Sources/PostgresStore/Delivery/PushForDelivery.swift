@@ -26,15 +26,14 @@ public struct PushForDelivery: Sendable {
 }
 
 extension PushForDelivery {
-    /// The push as its fan-out job's snapshot tells it, still queued. Its acceptance order is not in the snapshot
-    /// (PostgreSQL assigns it as the push is inserted): `DeliveryLedger.supersede(for:)` reads it, and a start, which
-    /// no order concerns, keeps 0. Nil when the snapshot's body is not base64.
+    /// The push as its fan-out job's snapshot tells it, still queued. A snapshot of an earlier build has no acceptance
+    /// order: the push then has 0, which `DeliveryLedger.supersede(for:)` replaces. Nil when the body is not base64.
     public init?(id: UUID, appID: Int64, snapshot: Snapshot) {
         guard let body = Data(base64Encoded: snapshot.payload) else { return nil }
         self.init(
             id: id, appID: appID, state: .queued, event: snapshot.event, name: snapshot.name,
             attributesType: snapshot.attributesType, audience: snapshot.audience, payload: ByteBuffer(bytes: body),
-            timestamp: snapshot.timestamp, seq: 0, priority: snapshot.priority)
+            timestamp: snapshot.timestamp, seq: snapshot.seq ?? 0, priority: snapshot.priority)
         self.route = DeliveryRoute(name: snapshot.delivery ?? "tokens", channelID: snapshot.channelID) ?? .tokens
         self.targets.broadcastChannelID = self.route.excludedChannel
         self.targets.restart = snapshot.restart ?? false

@@ -101,7 +101,8 @@ public struct PostgresPushStore: PushStore {
     /// One statement: the operation (unless its idempotency key was used before), then its pushes and one fan-out job
     /// each, only if the operation went in. Answers one row: whether it did.
     /// A fan-out job carries what the worker needs of its push (`PushForDelivery.Snapshot`), so that its first run does not
-    /// read the push again: one round trip fewer between a single update's POST and its APNs request.
+    /// read the push again: one round trip fewer between a single update's POST and its APNs request. The snapshot's
+    /// acceptance order is the one the insert assigns (`RETURNING seq`).
     static func insertStatement(
         _ rows: Rows, accepted: PushAccepted, appID: Int64, idempotencyKey: String?, scheduleIDs: [UUID]? = nil
     ) throws -> PostgresQuery {
@@ -145,11 +146,12 @@ public struct PostgresPushStore: PushStore {
                             \(pushes.map { $0.liveActivity.expiration ?? -1 })::int8[])
                     AS x(id, event, name, type, audience, request, payload, ts, priority, categories, schedule,
                          delivery, broadcast, expiration)
-                RETURNING id
+                RETURNING id, seq
             ),
             queued AS (
                 INSERT INTO jobs (kind, app_id, payload, priority, run_at, max_attempts)
-                SELECT \(JobKind.pushFanout), \(appID), j.payload::jsonb, j.priority, now(), j.attempts
+                SELECT \(JobKind.pushFanout), \(appID), jsonb_set(j.payload::jsonb, '{push,seq}', to_jsonb(i.seq)),
+                       j.priority, now(), j.attempts
                 FROM inserted i
                 JOIN unnest(\(accepted.pushIDs)::uuid[], \(jobs.map(\.payload))::text[], \(jobs.map(\.priority))::int2[],
                             \(jobs.map(\.maxAttempts))::int4[]) AS j(id, payload, priority, attempts) ON j.id = i.id
