@@ -10,11 +10,19 @@ import Testing
 /// chunk of the older one, chosen before, is in flight; every chunk the older one sends after leaves out the targets
 /// the newer one reaches. No worker runs here: the test plays both workers' statements in the order it needs.
 @Suite struct DeliveryLedgerSupersessionTests {
-    @Test func aNewerPushWaitsForTheOlderPushsChunkInFlightThenTheOlderLeavesItsTargets() async throws {
+    /// An app with three tracked activities of the name `match`, and a ledger on its database.
+    static func withThreeActivities(
+        _ body: @escaping @Sendable (GatewayHarness, TestApp, DeliveryLedger) async throws -> Void
+    ) async throws {
         try await GatewayHarness.run { gw in
             let app = try await gw.createApp()
             try await gw.seedActivities(appKey: app.key, count: 3)
-            let ledger = DeliveryLedger(database: gw.database)
+            try await body(gw, app, DeliveryLedger(database: gw.database))
+        }
+    }
+
+    @Test func aNewerPushWaitsForTheOlderPushsChunkInFlightThenTheOlderLeavesItsTargets() async throws {
+        try await Self.withThreeActivities { gw, app, ledger in
             // Two updates posted within one second: they tie on timestamp, and acceptance orders them.
             let older = try await DeliveryLedgerDeferredStampTests.post(1_700_000_005, gw: gw, app: app)
             let (targets, honoured) = try await ledger.firstChunk(of: older, limit: 10)
@@ -106,10 +114,7 @@ import Testing
     /// supersession statement before; where one is unfinished, that statement claims nothing and the push goes through
     /// `supersede` first (what its handler then does).
     @Test func theFirstChunkIsClaimedAtOnceOnlyWhenNoOtherPushOfTheNameIsUnfinished() async throws {
-        try await GatewayHarness.run { gw in
-            let app = try await gw.createApp()
-            try await gw.seedActivities(appKey: app.key, count: 3)
-            let ledger = DeliveryLedger(database: gw.database)
+        try await Self.withThreeActivities { gw, app, ledger in
             let older = try await DeliveryLedgerDeferredStampTests.post(1_700_000_005, gw: gw, app: app)
             let alone = try await ledger.firstChunkIfUncontested(of: older, limit: 10)
             #expect(alone?.targets.count == 3 && alone?.inline == 0, "claimed and declared in flight at once")
