@@ -54,17 +54,18 @@ struct PushFanoutHandler: JobHandler {
         let started = ContinuousClock.now
         // Most pushes are small (one activity, one user): reading the first chunk settles whether the push fits in
         // one, and then that chunk is what gets sent, with no count of the audience and no second read.
-        // A push that fits in one chunk is recorded as sending, with its one batch, by the same statement, which
-        // also makes sure that no other push of its name is unfinished.
-        var read =
-            ordered ? try await self.ledger.firstChunkIfUncontested(of: push, limit: self.settings.chunkSize) : nil
-        if read == nil {
-            // Older unfinished pushes of the same name leave the targets this one reaches to it, once their chunks in
-            // flight are answered (`DeliveryLedger+Supersession.swift`).
+        // A push that fits in one chunk is recorded as sending, with its one batch, by the same statement.
+        // Before, older unfinished pushes of the same name leave the targets this one reaches to it, once their
+        // chunks in flight are answered (`DeliveryLedger+Supersession.swift`); the first chunk's statement finds them.
+        let first: [PushTargets.Target]
+        let inline: Int?
+        if ordered {
+            (first, inline) = try await self.ledger.firstChunkAfterSupersession(
+                of: push, limit: self.settings.chunkSize, logger: logger)
+        } else {
             push.seq = try await self.ledger.supersede(for: push, logger: logger).seq
-            read = try await self.ledger.firstChunk(of: push, limit: self.settings.chunkSize)
+            (first, inline) = try await self.ledger.firstChunk(of: push, limit: self.settings.chunkSize)
         }
-        guard let (first, inline) = read else { return }
         if first.count <= self.settings.chunkSize {
             self.resolved(since: started)
             let recorded =

@@ -2,9 +2,10 @@ import APNsTransport
 import Foundation
 import LiveActivitiesCore
 import PostgresNIO
-import PostgresStore
 import Synchronization
 import Testing
+
+@testable import PostgresStore
 
 /// The handshake between a push and an older push of the same name that it supersedes: the newer one waits while a
 /// chunk of the older one, chosen before, is in flight; every chunk the older one sends after leaves out the targets
@@ -110,23 +111,48 @@ import Testing
         }
     }
 
-    /// A push whose name has no other unfinished push claims its first chunk in the statement that reads it, with no
-    /// supersession statement before; where one is unfinished, that statement claims nothing and the push goes through
-    /// `supersede` first (what its handler then does).
-    @Test func theFirstChunkIsClaimedAtOnceOnlyWhenNoOtherPushOfTheNameIsUnfinished() async throws {
+    /// A push whose name has no other unfinished push is claimed by its first chunk's statement, with no supersession
+    /// statement; where one is unfinished, that statement claims nothing and answers it, and the push supersedes it
+    /// (waiting for its chunk in flight) before it reads its first chunk again.
+    @Test func aPushSupersedesWhatItsFirstChunksStatementFinds() async throws {
         try await Self.withThreeActivities { gw, app, ledger in
+            let logger = gw.database.logger
             let older = try await DeliveryLedgerDeferredStampTests.post(1_700_000_005, gw: gw, app: app)
-            let alone = try await ledger.firstChunkIfUncontested(of: older, limit: 10)
-            #expect(alone?.targets.count == 3 && alone?.inline == 0, "claimed and declared in flight at once")
+            let first = try await ledger.firstChunkAfterSupersession(of: older, limit: 10, logger: logger)
+            #expect(first.targets.count == 3 && first.inline == 0, "claimed and declared in flight at once")
 
             let newer = try await DeliveryLedgerDeferredStampTests.post(1_700_000_006, gw: gw, app: app)
-            #expect(try await ledger.firstChunkIfUncontested(of: newer, limit: 10) == nil)
+            guard case .contested(let unfinished) = try await ledger.firstChunk(of: newer, limit: 10, contest: true)
+            else {
+                Issue.record("the newer push's statement did not find the older one")
+                return
+            }
+            #expect(unfinished.map(\.id) == [older.id] && unfinished.first?.order == older.order)
             let untouched = try await gw.database.scalar(
                 """
                 SELECT state = 'queued' AND NOT EXISTS (SELECT 1 FROM push_batches WHERE push_id = \(newer.id))
                 FROM pushes WHERE id = \(newer.id)
                 """, as: Bool.self)
             #expect(untouched, "a contested push was claimed before it superseded the older one")
+
+            // The whole call: it waits for the older push's chunk in flight, then reads and claims.
+            let returned = Atomic<Bool>(false)
+            let read = Task {
+                defer { returned.store(true, ordering: .releasing) }
+                return try await ledger.firstChunkAfterSupersession(of: newer, limit: 10, logger: logger)
+            }
+            try await Task.sleep(for: .milliseconds(300))
+            let early = returned.load(ordering: .acquiring)
+            #expect(!early, "the newer push went ahead of a chunk in flight")
+            var outcome = ChunkOutcome(
+                cursor: first.targets[2].channelID, processed: 3, sendStartedAt: Date())
+            outcome.accepted = first.targets
+            try await ledger.record(outcome, push: older, seq: 0, lastOfBatch: true)
+            let after = try await read.value
+            #expect(after.targets.count == 3 && after.inline == 0)
+            let flagged = try await gw.database.scalar(
+                "SELECT superseded_by = ARRAY[\(newer.id)]::uuid[] FROM pushes WHERE id = \(older.id)", as: Bool.self)
+            #expect(flagged)
         }
     }
 }

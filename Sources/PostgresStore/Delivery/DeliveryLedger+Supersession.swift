@@ -27,6 +27,47 @@ extension DeliveryLedger {
         var id: UUID
         var event: LiveActivityNotification.Event
         var order: PushOrder
+
+        /// The pushes of the first-chunk statement's last four columns (ids, events, timestamps, acceptance orders).
+        static func decode(_ row: PostgresRow) throws -> [Unfinished] {
+            let cells = row.makeRandomAccess()
+            let last = cells.count - 1
+            let ids = try cells[last - 3].decode([UUID].self)
+            let events = try cells[last - 2].decode([String].self)
+            let stamps = try cells[last - 1].decode([Int64].self)
+            let seqs = try cells[last].decode([Int64].self)
+            return ids.indices.compactMap { index in
+                LiveActivityNotification.Event(rawValue: events[index]).map {
+                    Unfinished(
+                        id: ids[index], event: $0, order: PushOrder(timestamp: stamps[index], seq: seqs[index]))
+                }
+            }
+        }
+    }
+
+    /// What the first chunk's statement found (`firstChunk(of:limit:contest:)`).
+    enum FirstChunkRead {
+        /// The targets, and the push claimed with its one batch (`inline`) when they fit in one chunk.
+        case read(targets: [PushTargets.Target], inline: Int?)
+        /// Other unfinished pushes of the name, which the push must be compared with first: nothing was claimed.
+        case contested([Unfinished])
+        /// No targets: the statement, which answers a row per target, could not tell whether there were any.
+        case unknown
+    }
+
+    /// Supersedes where the name has other unfinished pushes, then reads the push's first chunk (see
+    /// `firstChunk(of:limit:)`), for a push whose acceptance order is known. The first chunk's statement also reads
+    /// those pushes and claims the push only when there are none: a name with nothing unfinished costs no statement
+    /// of its own, and one with some costs none more than `supersede(for:logger:)` before `firstChunk(of:limit:)`.
+    public func firstChunkAfterSupersession(of push: PushForDelivery, limit: Int, logger: Logger) async throws
+        -> (targets: [PushTargets.Target], inline: Int?)
+    {
+        switch try await self.firstChunk(of: push, limit: limit, contest: true) {
+        case .read(let targets, let inline): return (targets, inline)
+        case .contested(let unfinished): try await self.supersede(push, among: unfinished, logger: logger)
+        case .unknown: try await self.supersede(for: push, logger: logger)
+        }
+        return try await self.firstChunk(of: push, limit: limit)
     }
 
     /// What `supersede(for:logger:)` found.
@@ -43,16 +84,14 @@ extension DeliveryLedger {
     /// reads the push's own acceptance order.
     @discardableResult
     public func supersede(for push: PushForDelivery, logger: Logger) async throws -> Supersession {
-        guard push.targets.event != .start, let name = push.targets.name else {
+        var sql = SQLBuilder()
+        guard let condition = self.unfinishedOfTheSameName(&sql, as: push, orItself: true) else {
             return Supersession(seq: push.seq, superseded: 0)
         }
-        var sql = SQLBuilder()
         let rows = try await self.database.client.query(
             PostgresQuery(
-                unsafeSQL: """
-                    SELECT id, event, apns_timestamp, seq FROM pushes
-                    WHERE \(self.unfinishedOfTheSameName(&sql, as: push, name: name, orItself: true))
-                    """, binds: sql.binds), logger: logger)
+                unsafeSQL: "SELECT id, event, apns_timestamp, seq FROM pushes WHERE \(condition)", binds: sql.binds),
+            logger: logger)
         var unfinished: [Unfinished] = []
         var own = push.seq
         for try await (id, event, timestamp, seq) in rows.decode((UUID, String, Int64, Int64).self) {
@@ -65,11 +104,18 @@ extension DeliveryLedger {
         }
         var push = push
         push.seq = own
-        guard !unfinished.isEmpty else { return Supersession(seq: own, superseded: 0) }
+        return Supersession(seq: own, superseded: try await self.supersede(push, among: unfinished, logger: logger))
+    }
+
+    /// `supersede(for:logger:)` once the unfinished pushes of the name are known (`push.seq` too). Answers how many it
+    /// superseded.
+    @discardableResult
+    func supersede(_ push: PushForDelivery, among unfinished: [Unfinished], logger: Logger) async throws -> Int {
+        guard !unfinished.isEmpty else { return 0 }
         let event = push.targets.event
         let older = unfinished.filter { push.order.supersedes($0.order, $0.event, as: event) }.map(\.id)
         let newer = unfinished.filter { $0.order.supersedes(push.order, event, as: $0.event) }.map(\.id)
-        guard !older.isEmpty || !newer.isEmpty else { return Supersession(seq: own, superseded: 0) }
+        guard !older.isEmpty || !newer.isEmpty else { return 0 }
         // Both in one statement; the batches in a second, whose snapshot sees batches that a fan-out recorded while
         // this statement waited for the older push's row. Rows are locked in key order: two pushes flagging the same
         // older ones at once wait for each other instead of deadlocking.
@@ -86,7 +132,7 @@ extension DeliveryLedger {
             UPDATE pushes SET superseded_by = ARRAY(SELECT DISTINCT unnest(superseded_by || \(newer)::uuid[]))
             WHERE id IN (SELECT id FROM locked) AND id = \(push.id) AND cardinality(\(newer)::uuid[]) > 0
             """, logger: logger)
-        guard !older.isEmpty else { return Supersession(seq: own, superseded: 0) }
+        guard !older.isEmpty else { return 0 }
         try await self.database.client.query(
             """
             WITH locked AS (
@@ -98,25 +144,23 @@ extension DeliveryLedger {
             WHERE p.id = k.push_id AND b.push_id = k.push_id AND b.seq = k.seq
             """, logger: logger)
         try await self.waitForChunksInFlight(of: older, logger: logger)
-        return Supersession(seq: own, superseded: older.count)
+        return older.count
     }
 
     /// The condition on `pushes` of the unfinished pushes that `supersede(for:logger:)` compares `push` with: of its app
     /// and name, not starts, and not surely disjoint from it. Pushes whose audiences cannot meet this one's (one channel
     /// each, as device-scheduled updates are) are left out: a thousand of them firing together under one name must not
-    /// compare a million pairs. `orItself`: the push's own row too (for its order); else an `EXISTS` over the others.
-    func unfinishedOfTheSameName(
-        _ sql: inout SQLBuilder, as push: PushForDelivery, name: String? = nil, orItself: Bool = false
-    ) -> String {
-        guard push.targets.event != .start, let name = name ?? push.targets.name else { return "false" }
+    /// compare a million pairs. `orItself`: the push's own row too (for its order). Nil for a start or a push with no
+    /// name, which supersede nothing.
+    func unfinishedOfTheSameName(_ sql: inout SQLBuilder, as push: PushForDelivery, orItself: Bool = false) -> String? {
+        guard push.targets.event != .start, let name = push.targets.name else { return nil }
         let disjoint = push.targets.audience.surelyDisjoint(&sql, column: "audience") ?? "false"
         let own = sql.bind(push.id)
-        let condition = """
+        return """
             app_id = \(sql.bind(push.appID)) AND activity_name = \(sql.bind(name))
               AND state IN ('queued', 'sending') AND event <> 'start'
               AND (\(orItself ? "id = \(own) OR " : "id <> \(own) AND ")NOT \(disjoint))
             """
-        return orItself ? condition : "EXISTS (SELECT 1 FROM pushes WHERE \(condition))"
     }
 
     /// Waits until no batch of `pushes` is sending a chunk chosen before its latest superseding push, or until the

@@ -91,38 +91,39 @@ public struct DeliveryLedger: Sendable {
     public func firstChunk(of push: PushForDelivery, limit: Int) async throws
         -> (targets: [PushTargets.Target], inline: Int?)
     {
-        try await self.firstChunk(of: push, limit: limit, contest: false)!
+        guard case .read(let targets, let inline) = try await self.firstChunk(of: push, limit: limit, contest: false)
+        else { preconditionFailure("a first chunk read without a contest is always read") }
+        return (targets, inline)
     }
 
-    /// `firstChunk(of:limit:)` for a push whose acceptance order is known and that `supersede(for:logger:)` has not
-    /// seen: the same statement also looks for an unfinished push of its name whose audience could meet its own, which
-    /// `supersede` would compare it with, and claims the push only when there is none. Nil when there is one (or the
-    /// push has no targets, where the statement cannot tell): the caller then supersedes and reads the first chunk
-    /// again. The common case, a name with no other push in flight, so reaches APNs one round trip sooner.
-    public func firstChunkIfUncontested(of push: PushForDelivery, limit: Int) async throws
-        -> (targets: [PushTargets.Target], inline: Int?)?
-    {
-        try await self.firstChunk(of: push, limit: limit, contest: true)
-    }
-
-    private func firstChunk(of push: PushForDelivery, limit: Int, contest: Bool) async throws
-        -> (targets: [PushTargets.Target], inline: Int?)?
-    {
+    /// The first chunk's statement; with `contest`, the statement also reads the unfinished pushes of the name that
+    /// `supersede(for:logger:)` would compare the push with (`unfinishedOfTheSameName`) and claims the push only when
+    /// there are none.
+    func firstChunk(of push: PushForDelivery, limit: Int, contest: Bool) async throws -> FirstChunkRead {
         var sql = SQLBuilder()
         let first = push.targets.chunkSelect(
             &sql, after: nil, upTo: nil, limit: limit + 1, sentBy: (push.id, push.order))
-        let contested = contest ? self.unfinishedOfTheSameName(&sql, as: push) : "false"
+        let others =
+            contest
+            ? self.unfinishedOfTheSameName(&sql, as: push).map { condition in
+                """
+                SELECT coalesce(array_agg(id), '{}') AS ids, coalesce(array_agg(event::text), '{}') AS events,
+                       coalesce(array_agg(apns_timestamp::int8), '{}') AS stamps,
+                       coalesce(array_agg(seq::int8), '{}') AS seqs
+                FROM pushes WHERE \(condition)
+                """
+            } : nil
         let (id, most, lease) = (sql.bind(push.id), sql.bind(limit), sql.bind(Self.leaseSeconds))
         let query = PostgresQuery(
             unsafeSQL: """
                 WITH first AS (\(first)),
                 total AS (SELECT count(*)::int4 AS n FROM first),
-                contest AS (SELECT \(contested) AS other),
+                contest AS (\(others ?? "SELECT '{}'::uuid[] AS ids, '{}'::text[] AS events, '{}'::int8[] AS stamps, '{}'::int8[] AS seqs")),
                 claimed AS (
                     UPDATE pushes SET state = 'sending', batches_total = 1, targeted = total.n, started_at = now()
                     FROM total, contest
                     WHERE pushes.id = \(id) AND pushes.state = 'queued' AND total.n BETWEEN 1 AND \(most)
-                      AND NOT contest.other
+                      AND cardinality(contest.ids) = 0
                     RETURNING total.n, cardinality(pushes.superseded_by) AS gen, pushes.created_at
                 ),
                 batch AS (
@@ -131,28 +132,30 @@ public struct DeliveryLedger: Sendable {
                     SELECT \(id), 0, NULL, NULL, n, true, gen, gen, now() + make_interval(secs => \(lease)), created_at
                     FROM claimed
                 )
-                SELECT first.*, (SELECT gen::int8 FROM claimed), (SELECT other FROM contest)
-                FROM first ORDER BY first.channel_id
+                SELECT first.*, (SELECT gen::int8 FROM claimed), contest.ids, contest.events, contest.stamps,
+                       contest.seqs
+                FROM first, contest ORDER BY first.channel_id
                 """, binds: sql.binds)
         var targets: [PushTargets.Target] = []
         var inline: Int?
         var blocked = false
-        var other = false
+        var unfinished: [Unfinished] = []
         let rows = try await self.database.client.query(query, logger: self.logger)
         for try await row in rows {
             let decoded = try PushTargets.Target.decode(row)
-            if targets.isEmpty { other = try row.makeRandomAccess()[row.count - 1].decode(Bool.self) }
+            if targets.isEmpty && contest { unfinished = try Unfinished.decode(row) }
             targets.append(decoded.target)
             blocked = decoded.blocked
             inline = decoded.extra.map(Int.init)
         }
-        if contest && (other || targets.isEmpty) { return nil }
+        if contest && targets.isEmpty { return .unknown }
+        if !unfinished.isEmpty { return .contested(unfinished) }
         // More than `limit` targets: the push goes out in batches, whose chunks fold what they need; these are a sample.
         if blocked && targets.count <= limit {
             targets = try await self.foldAndReread(
                 push, after: nil, upTo: nil, through: targets.last?.channelID, limit: limit + 1)
         }
-        return (targets, inline)
+        return .read(targets: targets, inline: inline)
     }
 
     /// The next `limit` targets of `push` with channel ids in (after, upTo]. Pending stamps of another push that could
