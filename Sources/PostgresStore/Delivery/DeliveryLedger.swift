@@ -96,6 +96,10 @@ public struct DeliveryLedger: Sendable {
         return (targets, inline)
     }
 
+    /// The `contest` of a first chunk's statement that looks for no other push.
+    private static let noContest =
+        "SELECT '{}'::uuid[] AS ids, '{}'::text[] AS events, '{}'::int8[] AS stamps, '{}'::int8[] AS seqs"
+
     /// The first chunk's statement; with `contest`, the statement also reads the unfinished pushes of the name that
     /// `supersede(for:logger:)` would compare the push with (`unfinishedOfTheSameName`) and claims the push only when
     /// there are none.
@@ -118,7 +122,7 @@ public struct DeliveryLedger: Sendable {
             unsafeSQL: """
                 WITH first AS (\(first)),
                 total AS (SELECT count(*)::int4 AS n FROM first),
-                contest AS (\(others ?? "SELECT '{}'::uuid[] AS ids, '{}'::text[] AS events, '{}'::int8[] AS stamps, '{}'::int8[] AS seqs")),
+                contest AS (\(others ?? Self.noContest)),
                 claimed AS (
                     UPDATE pushes SET state = 'sending', batches_total = 1, targeted = total.n, started_at = now()
                     FROM total, contest
