@@ -14,6 +14,10 @@ WORKERS=${WORKERS:-2}
 # connection (500 is the low end of what APNs is seen to advertise once a token is accepted).
 SIM_LATENCY_MS=${SIM_LATENCY_MS:-30}
 SIM_MAX_STREAMS=${SIM_MAX_STREAMS:-500}
+# OTHER_ACTIVITIES: how many activities the other app's single updates go to, in turn (default 1). With one, each
+# update waits, by the ordering rule, for the one before it to be answered; with more (a delivery app's users), the
+# updates are independent, and what they wait for is CPU.
+OTHER_ACTIVITIES=${OTHER_ACTIVITIES:-1}
 # BIN_DIR: a directory holding gateway, worker and apns-sim built elsewhere (to compare two builds in one sitting).
 if [ -n "${BIN_DIR:-}" ]; then
     bin=$BIN_DIR
@@ -109,15 +113,16 @@ SELECT c.app_id, c.id, 'match', 'MatchAttributes', c.install_id, md5(c.install_i
 FROM channels c;"
     big_body='{"audience":"all","device_types":["ios"],"notification":{"ios":{"live_activity":{"event":"update","name":"match","content_state":{"home":1,"away":0,"minute":67}}}}}'
 fi
-echo "== seeding $N channels with a tracked activity 'match' (app big), 1 activity 'solo' (app small)"
+echo "== seeding $N channels with a tracked activity 'match' (app big), $OTHER_ACTIVITIES activities 'solo' (app small)"
 t0=$(date +%s.%N)
 psql -q "$DATABASE_URL" <<SQL
 INSERT INTO channels (app_id, install_id) SELECT a.id, 'd' || g FROM apps a, generate_series(1, $N) g WHERE a.name = 'big';
 $seed_big
-INSERT INTO channels (app_id, install_id) SELECT id, 'solo' FROM apps WHERE name = 'small';
+INSERT INTO channels (app_id, install_id)
+SELECT id, 'solo-' || g FROM apps, generate_series(1, $OTHER_ACTIVITIES) g WHERE name = 'small';
 INSERT INTO live_activities (app_id, channel_id, name, attributes_type, system_activity_id, push_token, environment)
 SELECT c.app_id, c.id, 'solo', 'MatchAttributes', 'solo', '$solo_token', 'development'
-FROM channels c WHERE c.install_id = 'solo';
+FROM channels c WHERE c.install_id LIKE 'solo-%';
 VACUUM ANALYZE;
 SQL
 # Once more a moment later, as autovacuum would have by then: the first, right after the inserts in the same
@@ -151,13 +156,20 @@ json_push_id() { sed -n 's/.*"push_ids":\["\([^"]*\)".*/\1/p'; }
 # The other app's single updates carry timestamps well in the past, one a push: at most 60 s ahead is accepted,
 # and they must rise.
 ts=$(( $(date +%s) - 100000 ))
-# An update of the other app's name $1 with timestamp $2 (audience all); prints its push id.
+# An update of the other app's name $1 with timestamp $2 (audience $3, else all); prints its push id.
 other_update() {
     curl -fsS -u "$small_auth" -H 'Content-Type: application/json' "http://127.0.0.1:$gw_port/api/push" \
-        -d "{\"audience\":\"all\",\"device_types\":[\"ios\"],\"notification\":{\"ios\":{\"live_activity\":{\"event\":\"update\",\"name\":\"$1\",\"content_state\":{\"n\":$2},\"timestamp\":$2}}}}" | json_push_id
+        -d "{\"audience\":${3:-\"all\"},\"device_types\":[\"ios\"],\"notification\":{\"ios\":{\"live_activity\":{\"event\":\"update\",\"name\":\"$1\",\"content_state\":{\"n\":$2},\"timestamp\":$2}}}}" | json_push_id
 }
-# A single-activity update: 'solo' is one tracked activity.
-solo() { other_update solo "$1"; }
+# A single-activity update: to the only 'solo' activity, or to the next of OTHER_ACTIVITIES by its channel.
+solo_channels=($(psql -qAt "$DATABASE_URL" -c "SELECT id FROM channels WHERE install_id LIKE 'solo-%' ORDER BY id"))
+solo() {
+    if [ "$OTHER_ACTIVITIES" = 1 ]; then
+        other_update solo "$1"
+    else
+        other_update solo "$1" "{\"ios_channel\":\"${solo_channels[$(($1 % OTHER_ACTIVITIES))]}\"}"
+    fi
+}
 # One update of the other app before the fan-out, not counted: an app that sends a steady flow has its APNs
 # connection open, and the first send's TLS handshake is not what the fan-out does to it.
 ts=$((ts + 1))
