@@ -119,6 +119,9 @@ func buildWorker(configuration: WorkerConfiguration) async throws -> ServiceGrou
         configuration: .init(
             services: [
                 .init(service: express),
+                .init(
+                    service: BulkThreadPriority(
+                        expressEventLoop: express.eventLoop, offset: Int32(configuration.bulkNice))),
                 .init(service: database.client),
                 .init(service: app),
                 .init(

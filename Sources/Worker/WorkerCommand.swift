@@ -56,6 +56,11 @@ struct WorkerCommand: AsyncParsableCommand {
         name: .customLong("push-chunk-size"), help: "Targets sent and recorded at once (PUSH_CHUNK_SIZE, default 1000)."
     )
     var pushChunkSize: String?
+    @Option(
+        name: .customLong("bulk-nice"),
+        help: "Nice levels the fan-out's threads run below single updates' (WORKER_BULK_NICE, default 5; 0 to 19)."
+    )
+    var bulkNice: String?
 
     func run() async throws {
         let configuration: WorkerConfiguration

@@ -19,13 +19,14 @@ struct WorkerConfiguration: Sendable {
     static let apnsMaxStreams = Setting(flag: "apns-max-streams", environment: "APNS_MAX_STREAMS")
     static let pushBatchSize = Setting(flag: "push-batch-size", environment: "PUSH_BATCH_SIZE")
     static let pushChunkSize = Setting(flag: "push-chunk-size", environment: "PUSH_CHUNK_SIZE")
+    static let bulkNice = Setting(flag: "bulk-nice", environment: "WORKER_BULK_NICE")
 
     /// The settings `worker` reads; deployment files are checked against these names.
     static let settings: [Setting] = [
         CommonSettings.databaseURL, CommonSettings.logLevel, CommonSettings.masterKey,
         concurrency, workerID, leaseSeconds, host, port, databasePoolSize, apnsEndpoint, apnsCAFile, apnsConnections,
         apnsMaxStreams, pushBatchSize, pushChunkSize, BroadcastConfiguration.manageEndpoint,
-        BroadcastConfiguration.sendEndpoint, CommonSettings.statementTimeout, shutdownSeconds,
+        BroadcastConfiguration.sendEndpoint, CommonSettings.statementTimeout, shutdownSeconds, bulkNice,
     ]
 
     var databaseURL: DatabaseURL
@@ -47,6 +48,9 @@ struct WorkerConfiguration: Sendable {
     /// After SIGTERM, batches stop at their next chunk boundary (the cursor saved, the job queued again) and the
     /// worker exits within this; what is still running then is cancelled (WORKER_SHUTDOWN_SECONDS, default 25).
     var shutdownSeconds = 25
+    /// Nice levels the bulk threads (fan-out batches) run below the express lane's thread, 0 to 19
+    /// (WORKER_BULK_NICE, default 5; 0: the same priority). See `BulkThreadPriority`.
+    var bulkNice = 5
 
     init(
         databaseURL: DatabaseURL, databasePoolSize: Int = 4, masterKey: MasterKey, logLevel: Logger.Level = .info,
@@ -101,6 +105,8 @@ struct WorkerConfiguration: Sendable {
             Self.apnsConnections, flag: options.apnsConnections, default: self.apnsConnections, range: 1...64)
         self.apnsMaxStreams = try resolve.integer(
             Self.apnsMaxStreams, flag: options.apnsMaxStreams, default: self.apnsMaxStreams, range: 1...1000)
+        self.bulkNice = try resolve.integer(
+            Self.bulkNice, flag: options.bulkNice, default: self.bulkNice, range: 0...19)
         self.delivery.batchSize = try resolve.integer(
             Self.pushBatchSize, flag: options.pushBatchSize, default: 10_000, range: 1...1_000_000)
         self.delivery.chunkSize = try resolve.integer(

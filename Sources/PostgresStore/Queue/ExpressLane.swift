@@ -1,3 +1,4 @@
+import Foundation
 import LiveActivitiesCore
 import Logging
 import NIOCore
@@ -42,12 +43,22 @@ public struct ExpressLane: Service {
     public init(url: DatabaseURL, maxConnections: Int, logger: Logger) {
         self.group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
         self.executor = EventLoopTaskExecutor(eventLoop: self.group.next())
+        #if os(Linux)
+            // Named for `top -H` and `ps -L`, and for the worker's `BulkThreadPriority` test (a thread's name is its
+            // `comm` file; `pthread_setname_np` is not in Swift's Glibc module).
+            self.executor.eventLoop.execute {
+                try? Self.threadName.write(toFile: "/proc/thread-self/comm", atomically: false, encoding: .utf8)
+            }
+        #endif
         self.database = Database(
             url: url, maxConnections: maxConnections, keepsOneOpen: true, eventLoopGroup: self.group,
             executor: self.executor, logger: logger)
     }
 
     public var eventLoop: any EventLoop { self.executor.eventLoop }
+
+    /// The lane's thread's name (at most 15 bytes, Linux's limit).
+    public static let threadName = "express-lane"
 
     /// Runs the lane's pool until the group shuts down, then ends the lane's thread.
     public func run() async throws {
