@@ -18,6 +18,8 @@ SIM_MAX_STREAMS=${SIM_MAX_STREAMS:-500}
 # update waits, by the ordering rule, for the one before it to be answered; with more (a delivery app's users), the
 # updates are independent, and what they wait for is CPU.
 OTHER_ACTIVITIES=${OTHER_ACTIVITIES:-1}
+# The workers read WORKER_BULK_NICE from the environment (their default, 5: the fan-out's threads run that many nice
+# levels below the express lane's); the header says which.
 # BIN_DIR: a directory holding gateway, worker and apns-sim built elsewhere (to compare two builds in one sitting).
 if [ -n "${BIN_DIR:-}" ]; then
     bin=$BIN_DIR
@@ -79,7 +81,7 @@ for _ in $(seq 50); do curl -fs "http://127.0.0.1:$gw_port/readyz" >/dev/null &&
 solo_token=$(printf 'cd%.0s' $(seq 32))
 curl -fsS -X POST "http://127.0.0.1:$sim_admin/config" \
     -d "{\"record\":false,\"count_tokens\":false,\"record_tokens\":[\"$solo_token\"],\"latency_ms\":$SIM_LATENCY_MS,\"max_concurrent_streams\":$SIM_MAX_STREAMS}" >/dev/null
-echo "== $N activities, $WORKERS workers; simulator: ${SIM_LATENCY_MS} ms per answer, advertises $SIM_MAX_STREAMS streams per connection"
+echo "== $N activities, $WORKERS workers (WORKER_BULK_NICE ${WORKER_BULK_NICE:-default}), other app's updates to $OTHER_ACTIVITIES activities; simulator: ${SIM_LATENCY_MS} ms per answer, advertises $SIM_MAX_STREAMS streams per connection"
 
 openssl genpkey -algorithm EC -pkeyopt ec_paramgen_curve:P-256 -out "$work/key.p8" 2>/dev/null
 pem=$(awk 'BEGIN { ORS = "" } { print $0 "\\n" }' "$work/key.p8")
