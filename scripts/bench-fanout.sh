@@ -186,7 +186,7 @@ big_id=$(curl -fsS -u "$big_auth" -H 'Content-Type: application/json' "http://12
     -d "$big_body" | json_push_id)
 echo "   push $big_id"
 
-# The other app while the fan-out runs: a single-activity update every 50 ms (50-60 of them, so that their p99 is
+# The other app while the fan-out runs: a single-activity update every 50 ms (55-100 of them, so that their p99 is
 # not just the slowest one) and a broadcast with every other one.
 small_ids=()
 small_ts=()

@@ -9,15 +9,15 @@ import Testing
 /// A worker process runs its bulk threads `WORKER_BULK_NICE` levels nicer than its express lane's thread, and with 0
 /// runs them all as it started (and keeps running: a service that returned would end the worker).
 @Suite struct WorkerBulkThreadPriorityTests {
-    /// A thread of a process: its name and nice level.
-    struct Thread: CustomStringConvertible {
+    /// A thread of a process: its name and nice level (not `Foundation.Thread`, which it would shadow).
+    struct ThreadSeen: CustomStringConvertible {
         let name: String
         let nice: Int32
         var description: String { "\(self.name) \(self.nice)" }
     }
 
     #if os(Linux)
-        static func threads(of process: Process) -> [Thread] {
+        static func threads(of process: Process) -> [ThreadSeen] {
             let pid = process.processIdentifier
             let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")) ?? []
             return tasks.compactMap { task in
@@ -26,7 +26,8 @@ import Testing
                 else { return nil }
                 errno = 0
                 let nice = getpriority(__priority_which_t(PRIO_PROCESS.rawValue), id_t(tid))
-                return errno == 0 ? Thread(name: name.trimmingCharacters(in: .whitespacesAndNewlines), nice: nice) : nil
+                return errno == 0
+                    ? ThreadSeen(name: name.trimmingCharacters(in: .whitespacesAndNewlines), nice: nice) : nil
             }
         }
 
@@ -38,7 +39,7 @@ import Testing
                 let plain = try e2e.startWorker("plain", environment: ["WORKER_BULK_NICE": "0"])
                 // The worker sets its threads within a second of starting; the global pool may start more later.
                 let deadline = ContinuousClock.now + .seconds(20)
-                var seen: [Thread] = []
+                var seen: [ThreadSeen] = []
                 while ContinuousClock.now < deadline {
                     seen = Self.threads(of: niced)
                     let lane = seen.filter { $0.name == ExpressLane.threadName }
