@@ -58,7 +58,8 @@ final class APNsConnectionHandler: ChannelDuplexHandler {
 
     let onEvent: (Event) -> Void
     var context: ChannelHandlerContext?
-    var open = IDTable<Open>()
+    /// By stream id: the client's streams are odd, 2 apart.
+    var open = IDTable<Open>(stride: 2)
     var nextStreamID = 1
     var encoder = HPACKRequestEncoder()
     var decoder = HPACKDecoder(allocator: ByteBufferAllocator())

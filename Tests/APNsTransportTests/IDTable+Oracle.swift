@@ -5,9 +5,10 @@ import Testing
 /// The id table against `Dictionary` as the oracle, through the id patterns a connection makes: ascending odd
 /// stream ids finishing out of order, a few stragglers, and growth.
 @Suite struct IDTableTests {
-    @Test func behavesAsADictionaryUnderRandomInsertsAndRemovals() {
+    /// Stride 2 as a connection's stream ids have it; stride 1 with the same odd ids puts every home on an odd slot.
+    @Test(arguments: [1, 2]) func behavesAsADictionaryUnderRandomInsertsAndRemovals(stride: Int) {
         var generator = SplitMix(seed: 42)
-        var table = IDTable<Int>(capacity: 4)
+        var table = IDTable<Int>(capacity: 4, stride: stride)
         var oracle: [Int: Int] = [:]
         var next = 1
         for step in 0..<200_000 {
@@ -37,6 +38,27 @@ import Testing
         }
         for id in oracle.keys { #expect(table.removeValue(for: id) == oracle[id]) }
         #expect(table.isEmpty && table.ids.isEmpty)
+    }
+
+    /// Any ids in any order stay a map: runs where later ids land nearer their homes than earlier ones are what the
+    /// Robin Hood order (and the lookups that stop early by it) must get right.
+    @Test(arguments: [1, 2]) func behavesAsADictionaryForIdsInAnyOrder(stride: Int) {
+        var generator = SplitMix(seed: 7)
+        var table = IDTable<Int>(capacity: 4, stride: stride)
+        var oracle: [Int: Int] = [:]
+        for step in 0..<30_000 {
+            let id = Int(generator.next() % 300)
+            if generator.next() % 3 == 0 {
+                #expect(table.removeValue(for: id) == oracle.removeValue(forKey: id))
+            } else {
+                table[id] = step
+                oracle[id] = step
+            }
+            if step % 499 == 0 {
+                #expect(table.count == oracle.count)
+                for probe in 0..<300 { #expect(table[probe] == oracle[probe]) }
+            }
+        }
     }
 
     @Test func idsThatCollideStayFindableAfterRemovalsInTheMiddleOfARun() {
