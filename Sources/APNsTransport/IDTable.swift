@@ -5,10 +5,10 @@
 /// ids in flight sit side by side, each insert and removal touches the slot after the last one, and a straggler
 /// costs the ids that wrap onto it one probe more. (A multiplicative hash scattered them: with 500 streams per
 /// connection its probes missed the cache, 7% of a worker's CPU in a fan-out, `perf record`.) Runs are kept in
-/// Robin Hood order, so a lookup or removal ends at the first entry at its home instead of scanning the whole run of
-/// ids in flight (which side by side is one run). Probes read only the ids, never copy a value. Deletion shifts
-/// later entries back (no tombstones), so a table that stays the same size never degrades. Pure; unit-tested
-/// against `Dictionary`.
+/// Robin Hood order, so a lookup stops at the first entry nearer its home than the id would be, and a removal's
+/// shift at the first entry at its home, instead of scanning the whole run of ids in flight (which side by side is
+/// one run). Probes read only the ids, never copy a value. Deletion shifts later entries back (no tombstones), so a
+/// table that stays the same size never degrades. Pure; unit-tested against `Dictionary`.
 struct IDTable<Value> {
     /// -1: empty.
     private var keys: [Int]
@@ -63,7 +63,7 @@ struct IDTable<Value> {
             return
         }
         // Robin Hood: an entry nearer its home than the one being placed gives its slot up and moves on, so every
-        // run is ordered by distance from home; lookups and removals stop at the first entry at its own home.
+        // run is ordered by distance from home, which lets lookups and removals stop early.
         var (id, value, distance) = (id, Optional(value), 0)
         var index = self.home(id)
         while self.keys[index] >= 0 {

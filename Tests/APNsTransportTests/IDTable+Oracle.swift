@@ -2,8 +2,8 @@ import Testing
 
 @testable import APNsTransport
 
-/// The id table against `Dictionary` as the oracle, through the id patterns a connection makes: ascending odd
-/// stream ids finishing out of order, a few stragglers, and growth.
+/// The id table against `Dictionary` as the oracle, through the id patterns a connection makes (ascending odd
+/// stream ids finishing out of order, a few stragglers, and growth) and through ids in any order.
 @Suite struct IDTableTests {
     /// Stride 2 as a connection's stream ids have it; stride 1 with the same odd ids puts every home on an odd slot.
     @Test(arguments: [1, 2]) func behavesAsADictionaryUnderRandomInsertsAndRemovals(stride: Int) {
