@@ -172,14 +172,32 @@ solo() {
         other_update solo "$1" "{\"ios_channel\":\"${solo_channels[$(($1 % OTHER_ACTIVITIES))]}\"}"
     fi
 }
-# One update of the other app before the fan-out, not counted: an app that sends a steady flow has its APNs
-# connection open, and the first send's TLS handshake is not what the fan-out does to it.
-ts=$((ts + 1))
-warm_id=$(solo "$ts")
-for _ in $(seq 50); do
-    curl -fsS -u "$small_auth" "http://127.0.0.1:$gw_port/api/pushes/$warm_id" | grep -q '"state":"done"' && break
-    sleep 0.1
+# Updates and broadcasts of the other app before the fan-out, not counted, until every worker has sent one of each:
+# an app that sends a steady flow has each worker's APNs connections open and its credentials and budgets cached, and
+# a worker's first send (TLS handshakes, the key unsealed, a provider token signed) is not what the fan-out does to
+# it. (With one warm-up update, the other worker's first came during the fan-out's first 50 ms: PostgreSQL's log
+# showed its express pool opening a connection, the credentials and budget read, and the update 36-69 ms late.)
+sent_by_all() {
+    local n port m
+    for n in $(seq "$WORKERS"); do
+        port=$(cat "$work/worker-$n.port")
+        m=$(curl -fsS "http://127.0.0.1:$port/metrics")
+        grep -q '^worker_apns_notifications_total{outcome="accepted"} [1-9]' <<<"$m" || return 1
+        grep -q '^worker_apns_broadcasts_total{outcome="accepted"} [1-9]' <<<"$m" || return 1
+    done
+}
+for _ in $(seq 20); do
+    ts=$((ts + 1))
+    warm_id=$(solo "$ts")
+    other_update live "$ts" >/dev/null
+    for _ in $(seq 50); do
+        curl -fsS -u "$small_auth" "http://127.0.0.1:$gw_port/api/pushes/$warm_id" | grep -q '"state":"done"' && break
+        sleep 0.1
+    done
+    sleep 0.2
+    sent_by_all && break
 done
+sent_by_all || echo "   (warning: not every worker sent the other app's warm-up update and broadcast)"
 psql -q "$DATABASE_URL" -c "SELECT pg_stat_statements_reset()" >/dev/null
 echo "== POST one $EVENT to every 'match' target"
 big_id=$(curl -fsS -u "$big_auth" -H 'Content-Type: application/json' "http://127.0.0.1:$gw_port/api/push" \
