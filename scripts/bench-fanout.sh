@@ -175,8 +175,8 @@ solo() {
 # Updates and broadcasts of the other app before the fan-out, not counted, until every worker has sent one of each:
 # an app that sends a steady flow has each worker's APNs connections open and its credentials and budgets cached, and
 # a worker's first send (TLS handshakes, the key unsealed, a provider token signed) is not what the fan-out does to
-# it. (With one warm-up update, the other worker's first came during the fan-out's first 50 ms: PostgreSQL's log
-# showed its express pool opening a connection, the credentials and budget read, and the update 36-69 ms late.)
+# it. (With one warm-up update, the other worker's first could come in the fan-out's first 50 ms: one traced in
+# PostgreSQL's log read that worker's credentials and budgets on a just-opened connection and was 43 ms late.)
 sent_by_all() {
     local n port m
     for n in $(seq "$WORKERS"); do
