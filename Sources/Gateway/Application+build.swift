@@ -145,8 +145,10 @@ func buildRouter(configuration: GatewayConfiguration, dependencies: GatewayDepen
     let access = ChannelAccess(channels: channels)
     ChannelRoutes(channels: channels, activities: activities, bodyLimit: configuration.maxBodyBytes)
         .register(server: server, device: device)
-    ActivityRoutes(activities: activities, access: access, bodyLimit: configuration.maxBodyBytes)
-        .register(device: device)
+    ActivityRoutes(
+        activities: activities, access: access, bodyLimit: configuration.maxBodyBytes, metrics: dependencies.metrics
+    )
+    .register(device: device)
     PushRoutes(
         pushes: PostgresPushStore(database: dependencies.database),
         reports: PostgresPushStore(database: dependencies.readDatabase), bodyLimit: configuration.maxBodyBytes

@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import LiveActivitiesCore
+import Metrics
 import PostgresStore
 
 /// Push-to-start tokens and tracked live-activity instances of one channel (device API; the master secret works
@@ -9,6 +10,10 @@ struct ActivityRoutes {
     let activities: any ActivityStore
     let access: ChannelAccess
     let bodyLimit: Int
+    var metrics: any MetricsFactory = NOOPMetricsHandler.instance
+
+    /// Ends the device reported, by `reason` (`ended`, `dismissed`): each counted once, when recorded.
+    static let deviceEndsMetric = "gateway_live_activity_device_ends_total"
 
     func register(device: RouterGroup<GatewayContext>) {
         device.put("channels/{channel_id}/push-to-start/{attributes_type}", use: self.setPushToStart)
@@ -56,11 +61,20 @@ struct ActivityRoutes {
         return OK(Result(result: decision.result), status: created ? .created : .ok)
     }
 
-    @Sendable func untrack(_ request: Request, context: GatewayContext) async throws -> OK<Count> {
+    struct Ended: Encodable, Sendable { var ended: Int, recorded: Bool }
+
+    /// `?system_activity_id=&reason=ended|dismissed&at=<epoch s>` (`ActivityEnd`), all optional.
+    @Sendable func untrack(_ request: Request, context: GatewayContext) async throws -> OK<Ended> {
         let tenant = try context.requireTenant()
+        let query = request.uri.queryParameters
+        let end = try ActivityEnd(query: { query.get($0) }, now: Date())
         let (channelID, name) = (try await self.access.channelID(request, context), try Self.name(context))
-        let ended = try await self.activities.untrack(appID: tenant.appID, channelID: channelID, name: name)
-        return OK(Count(count: ended, key: "ended"))
+        let result = try await self.activities.untrack(appID: tenant.appID, channelID: channelID, name: name, end)
+        if result.isNew {
+            Counter(label: Self.deviceEndsMetric, dimensions: [("reason", end.reason.rawValue)], factory: self.metrics)
+                .increment()
+        }
+        return OK(Ended(ended: result.ended, recorded: result.recorded))
     }
 
     @Sendable func reconcile(_ request: Request, context: GatewayContext) async throws -> OK<Count> {

@@ -88,8 +88,9 @@ struct ScheduleRoutes {
         let tenant = try context.requireTenant()
         let (channelID, name) = (try await self.access.channelID(request, context), try ActivityRoutes.name(context))
         let body = try await request.decodeJSON(ActivityUpdateRequest.self, limit: self.bodyLimit)
+        let key = try PushRoutes.idempotencyKey(request)
         let (id, sendAt) = try await self.schedules.scheduleUpdate(
-            appID: tenant.appID, channelID: channelID, name: name, body, now: Date())
+            appID: tenant.appID, channelID: channelID, name: name, body, now: Date(), idempotencyKey: key)
         return OK(
             Scheduled(scheduleID: id.uuidString.lowercased(), sendAt: Int64(sendAt.timeIntervalSince1970.rounded(.up))),
             status: .created)
@@ -120,10 +121,12 @@ struct ScheduleRoutes {
     @Sendable func launch(_ request: Request, context: GatewayContext) async throws -> OK<LaunchAttribution> {
         let tenant = try context.requireTenant()
         let channelID = try await self.access.channelID(request, context)
+        let key = try PushRoutes.idempotencyKey(request)
         let body = try await request.decodeJSON(Launch.self, limit: self.bodyLimit)
         return OK(
             try await self.schedules.launch(
-                appID: tenant.appID, channelID: channelID, systemActivityID: body.systemActivityID))
+                appID: tenant.appID, channelID: channelID, systemActivityID: body.systemActivityID,
+                idempotencyKey: key))
     }
 
     static func scheduleID(_ context: GatewayContext) throws -> UUID {

@@ -47,9 +47,26 @@ public struct PushReport: Sendable, Encodable, Equatable {
 
     /// A start's outcomes: held before sending (`already_active`, `start_budget`), and of the starts APNs accepted,
     /// how many the channel registered within the app's window (`started`), did not (`not_started`, once the window
-    /// is over), or may still (`pending`).
+    /// is over), or may still (`pending`). Of the started instances that have ended since: how many (`ended`), how
+    /// many by the device's report (`ended_on_device`), how many the device reported dismissed (`dismissed`), and
+    /// their lifetimes (`lifetime_seconds`, nil until one ended).
     public struct Starts: Sendable, Encodable, Equatable {
         public var alreadyActive, startBudget, suspectToken, started, notStarted, pending: Int64
+        public var ended: Int64 = 0
+        public var endedOnDevice: Int64 = 0
+        public var dismissed: Int64 = 0
+        public var lifetimeSeconds: Lifetime?
+
+        /// Seconds from the start to the device's end (else to the gateway's) of the ended instances.
+        public struct Lifetime: Sendable, Encodable, Equatable {
+            public var median, p90, max: Double
+
+            public init(median: Double, p90: Double, max: Double) {
+                self.median = median
+                self.p90 = p90
+                self.max = max
+            }
+        }
 
         public init(
             alreadyActive: Int64, startBudget: Int64, suspectToken: Int64, started: Int64, notStarted: Int64,
@@ -64,11 +81,27 @@ public struct PushReport: Sendable, Encodable, Equatable {
         }
 
         enum CodingKeys: String, CodingKey {
-            case started, pending
+            case started, pending, ended, dismissed
             case alreadyActive = "already_active"
             case startBudget = "start_budget"
             case suspectToken = "suspect_token"
             case notStarted = "not_started"
+            case endedOnDevice = "ended_on_device"
+            case lifetimeSeconds = "lifetime_seconds"
+        }
+
+        public func encode(to encoder: any Encoder) throws {
+            var c = encoder.container(keyedBy: CodingKeys.self)
+            try c.encode(self.alreadyActive, forKey: .alreadyActive)
+            try c.encode(self.startBudget, forKey: .startBudget)
+            try c.encode(self.suspectToken, forKey: .suspectToken)
+            try c.encode(self.started, forKey: .started)
+            try c.encode(self.notStarted, forKey: .notStarted)
+            try c.encode(self.pending, forKey: .pending)
+            try c.encode(self.ended, forKey: .ended)
+            try c.encode(self.endedOnDevice, forKey: .endedOnDevice)
+            try c.encode(self.dismissed, forKey: .dismissed)
+            try c.encode(self.lifetimeSeconds, forKey: .lifetimeSeconds)
         }
     }
 

@@ -71,6 +71,8 @@ public enum RegistryError: Error, Equatable, Sendable {
     case channelNotFound
     /// The system activity id belongs to an instance that has ended.
     case activityEnded(systemActivityID: String)
+    /// An end report's `at` is before the instance started.
+    case endBeforeStart
 }
 
 /// How a push-to-start registration changed the stored token.
@@ -88,8 +90,11 @@ public protocol ActivityStore: Sendable {
     func track(appID: Int64, channelID: UUID, name: String, _ tracking: ActivityTracking, proof: ChannelProof)
         async throws
         -> ActivityTrackDecision
-    /// Ends the current instance under `name`; how many ended (0 or 1).
-    func untrack(appID: Int64, channelID: UUID, name: String) async throws -> Int
+    /// The device reports an instance under `name` ended (`ActivityEnd`): ends the current instance (only if its
+    /// system activity id is the one given, when one is), recording when the device saw it end and whether it was
+    /// dismissed; a dismissal given with a system activity id is also recorded on that instance once it has ended.
+    /// Throws `RegistryError.endBeforeStart` (nothing written) when `at` is before the instance started.
+    func untrack(appID: Int64, channelID: UUID, name: String, _ end: ActivityEnd) async throws -> ActivityEndResult
     /// Ends every current instance whose system activity id is not listed; how many ended.
     func reconcile(appID: Int64, channelID: UUID, keeping systemActivityIDs: [String]) async throws -> Int
     /// Current instances (active or invalid) and push-to-start registrations, for the lookup.

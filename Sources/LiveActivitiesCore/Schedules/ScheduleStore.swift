@@ -51,7 +51,7 @@ public enum ScheduleError: Error, Equatable, Sendable {
 }
 
 /// The attribution of a launch: the schedule of the latest update that reached the instance (nil when none).
-public struct LaunchAttribution: Sendable, Encodable, Equatable {
+public struct LaunchAttribution: Sendable, Codable, Equatable {
     public var scheduleID: UUID?
     public var scheduleName: String?
     public var pushID: UUID?
@@ -79,9 +79,12 @@ public struct LaunchAttribution: Sendable, Encodable, Equatable {
 /// Schedules of one app. Each call is one transaction, scoped by app id.
 public protocol ScheduleStore: Sendable {
     func create(appID: Int64, _ requests: [ScheduleRequest], now: Date) async throws -> [(id: UUID, sendAt: Date)]
-    /// Throws `RegistryError.channelNotFound` or `ScheduleError.activityNotTracked`.
-    func scheduleUpdate(appID: Int64, channelID: UUID, name: String, _ request: ActivityUpdateRequest, now: Date)
-        async throws -> (id: UUID, sendAt: Date)
+    /// Throws `RegistryError.channelNotFound` or `ScheduleError.activityNotTracked`. With an idempotency key used
+    /// before on this channel for an update, writes nothing and returns the first answer.
+    func scheduleUpdate(
+        appID: Int64, channelID: UUID, name: String, _ request: ActivityUpdateRequest, now: Date,
+        idempotencyKey: String?
+    ) async throws -> (id: UUID, sendAt: Date)
     /// Cancels the pending updates of that channel and name only; how many.
     func cancelUpdates(appID: Int64, channelID: UUID, name: String) async throws -> Int
     func list(appID: Int64, limit: Int) async throws -> [ScheduleSummary]
@@ -90,5 +93,8 @@ public protocol ScheduleStore: Sendable {
     func replace(appID: Int64, id: UUID, _ request: ScheduleRequest, now: Date) async throws -> ScheduleSummary?
     /// False when not found; throws `ScheduleError.notPending` once it fired.
     func delete(appID: Int64, id: UUID) async throws -> Bool
-    func launch(appID: Int64, channelID: UUID, systemActivityID: String) async throws -> LaunchAttribution
+    /// Records a launch; with an idempotency key used before on this channel for a launch, records nothing and
+    /// returns the first answer.
+    func launch(appID: Int64, channelID: UUID, systemActivityID: String, idempotencyKey: String?) async throws
+        -> LaunchAttribution
 }

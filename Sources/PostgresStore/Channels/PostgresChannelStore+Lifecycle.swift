@@ -6,7 +6,8 @@ import PostgresNIO
 extension PostgresChannelStore {
     public func forget(appID: Int64, channelID: UUID) async throws -> ForgetCounts? {
         // Children first, then the channel, all in one statement (one transaction); the counts come back with it.
-        // Its failure rows and launches go too; its id in stored audiences is scrubbed by `RetentionPurge`.
+        // Its failure rows, launches and stored device answers (`Idempotency-Key`) go too; its id in stored audiences
+        // is scrubbed by `RetentionPurge`.
         let rows = try await self.database.client.query(
             """
             WITH ch AS (SELECT id FROM channels WHERE id = \(channelID) AND app_id = \(appID) FOR UPDATE),
@@ -17,6 +18,7 @@ extension PostgresChannelStore {
             j AS (DELETE FROM jobs WHERE dedupe_key IN (SELECT 'schedule:' || id::text FROM s) AND state = 'queued'),
             f AS (DELETE FROM push_failures WHERE channel_id IN (SELECT id FROM ch)),
             n AS (DELETE FROM launches WHERE channel_id IN (SELECT id FROM ch)),
+            o AS (DELETE FROM device_operations WHERE channel_id IN (SELECT id FROM ch)),
             g AS (INSERT INTO forgotten_channels (app_id, channel_id) SELECT \(appID), id FROM ch ON CONFLICT DO NOTHING),
             c AS (DELETE FROM channels WHERE id IN (SELECT id FROM ch) RETURNING 1)
             SELECT (SELECT count(*) FROM c), (SELECT count(*) FROM t), (SELECT count(*) FROM p),

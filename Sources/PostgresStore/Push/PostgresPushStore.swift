@@ -173,7 +173,8 @@ public struct PostgresPushStore: PushStore {
                    skipped, canceled, failed_by_reason::text, created_at, finished_at, first_request_at, superseded,
                    delivery, broadcast_channel_id, broadcast_status, broadcast_reason, apns_unique_id, broadcast_sent_at,
                    already_active, start_budget, started, not_started, start_pending, suspect_token,
-                   downgraded
+                   downgraded, starts_ended, starts_ended_on_device, starts_dismissed,
+                   lifetime_median_seconds::float8, lifetime_p90_seconds::float8, lifetime_max_seconds::float8
             FROM push_report WHERE push_id = \(pushID) AND app_id = \(appID)
             """,
             logger: self.logger
@@ -182,7 +183,7 @@ public struct PostgresPushStore: PushStore {
             (
                 UUID, UUID, String, String?, PushState, String?, Int64, Int64, Int64, Int64, Int64, Int64, String, Date,
                 Date?, Date?, Int64, String, String?, Int32?, String?, String?, Date?, Int64, Int64, Int64, Int64,
-                Int64, Int64, Int64
+                Int64, Int64, Int64, Int64?, Int64?, Int64?, Double?, Double?, Double?
             )
             .self)
         {
@@ -204,6 +205,12 @@ public struct PostgresPushStore: PushStore {
                 report.starts = PushReport.Starts(
                     alreadyActive: row.23, startBudget: row.24, suspectToken: row.28, started: row.25,
                     notStarted: row.26, pending: row.27)
+                report.starts?.ended = row.30 ?? 0
+                report.starts?.endedOnDevice = row.31 ?? 0
+                report.starts?.dismissed = row.32 ?? 0
+                if let median = row.33, let p90 = row.34, let max = row.35 {
+                    report.starts?.lifetimeSeconds = .init(median: median, p90: p90, max: max)
+                }
             }
             return report
         }

@@ -81,7 +81,7 @@ extension PostgresActivityStore {
 /// Many calls go in one statement (see `TrackBatcher`), one row per call in their order; no two share a channel and
 /// name, so each write is matched back to its call by the instance id or by `(channel_id, name)`.
 struct TrackStatement: PostgresPreparedStatement {
-    static let name = "lagw_track_v7"
+    static let name = "lagw_track_v8"
     static let sql = """
         WITH input AS (
             SELECT x.channel_id, x.app_id, x.name, x.system_activity_id, nullif(x.token, '') AS token,
@@ -121,9 +121,13 @@ struct TrackStatement: PostgresPreparedStatement {
         started AS (
             INSERT INTO live_activities
                 (app_id, channel_id, name, attributes_type, system_activity_id, push_token, environment,
-                 broadcast_channel_id, attributes)
+                 broadcast_channel_id, attributes, start_push_id)
             SELECT x.app_id, x.channel_id, x.name, x.attributes_type, x.system_activity_id, x.token, f.environment,
-                   x.broadcast, x.attributes
+                   x.broadcast, x.attributes,
+                   (SELECT sa.push_id FROM start_attempts sa
+                    WHERE sa.channel_id = x.channel_id AND sa.name = x.name AND sa.attributes_type = x.attributes_type
+                      AND sa.outcome = 'pending' AND sa.window_until > now()
+                    ORDER BY sa.accepted_at DESC LIMIT 1)
             FROM found f JOIN input x ON x.n = f.n
             WHERE f.id IS NULL AND NOT f.requested_has_ended
             RETURNING id, channel_id, name, attributes_type
@@ -206,7 +210,7 @@ struct TrackStatement: PostgresPreparedStatement {
 /// Ends instance `replacing` as `replaced` and starts this activity under the name, in one statement: nothing starts
 /// unless that instance was still current.
 struct TrackReplaceStatement: PostgresPreparedStatement {
-    static let name = "lagw_track_replace_v4"
+    static let name = "lagw_track_replace_v5"
     static let sql = """
         WITH replaced AS (
             UPDATE live_activities SET state = 'ended', ended_reason = 'replaced', ended_at = now()
@@ -216,8 +220,12 @@ struct TrackReplaceStatement: PostgresPreparedStatement {
         inserted AS (
             INSERT INTO live_activities
                 (app_id, channel_id, name, attributes_type, system_activity_id, push_token, environment,
-                 broadcast_channel_id, attributes)
-            SELECT $1, $2, $3, $4, $5, nullif($6, ''), $7, nullif($9, ''), nullif($10, '')::jsonb
+                 broadcast_channel_id, attributes, start_push_id)
+            SELECT $1, $2, $3, $4, $5, nullif($6, ''), $7, nullif($9, ''), nullif($10, '')::jsonb,
+                   (SELECT sa.push_id FROM start_attempts sa
+                    WHERE sa.channel_id = $2 AND sa.name = $3 AND sa.attributes_type = $4 AND sa.outcome = 'pending'
+                      AND sa.window_until > now()
+                    ORDER BY sa.accepted_at DESC LIMIT 1)
             WHERE EXISTS (SELECT 1 FROM replaced)
             RETURNING id
         ),

@@ -119,17 +119,54 @@ public struct PostgresActivityStore: ActivityStore {
         }
     }
 
-    public func untrack(appID: Int64, channelID: UUID, name: String) async throws -> Int {
-        try await self.countingChannelStatement(
+    public func untrack(appID: Int64, channelID: UUID, name: String, _ end: ActivityEnd) async throws
+        -> ActivityEndResult
+    {
+        // One statement. The instance: the current one under the name (with a system activity id, only if it is
+        // that one), or for a dismissal with an id, that instance once it has ended. `at` before it started (at
+        // whole seconds: `at` has no fraction) writes nothing. A concurrent end of the same instance counts once:
+        // the update re-checks the state it read.
+        let dismissed = end.reason == .dismissed
+        let rows = try await self.database.client.query(
             """
             WITH ch AS (SELECT id FROM channels WHERE id = \(channelID) AND app_id = \(appID)),
+            target AS (
+                SELECT la.id, la.state IN ('active', 'invalid') AS current, la.dismissed_at IS NOT NULL AS was_dismissed,
+                       coalesce(\(end.at), now()) < date_trunc('second', la.started_at) AS early
+                FROM live_activities la
+                WHERE la.channel_id IN (SELECT id FROM ch) AND la.name = \(name)
+                  AND CASE WHEN \(end.systemActivityID)::text IS NULL THEN la.state IN ('active', 'invalid')
+                           ELSE la.system_activity_id = \(end.systemActivityID)
+                                AND (la.state IN ('active', 'invalid') OR \(dismissed)) END
+                ORDER BY la.state IN ('active', 'invalid') DESC, la.id DESC
+                LIMIT 1
+            ),
             done AS (
-                UPDATE live_activities SET state = 'ended', ended_reason = 'untracked', ended_at = now()
-                WHERE channel_id IN (SELECT id FROM ch) AND name = \(name) AND state IN ('active', 'invalid')
-                RETURNING 1
+                UPDATE live_activities la
+                SET state = CASE WHEN t.current THEN 'ended' ELSE la.state END,
+                    ended_reason = CASE WHEN t.current THEN 'untracked' ELSE la.ended_reason END,
+                    ended_at = CASE WHEN t.current THEN now() ELSE la.ended_at END,
+                    device_ended_at = CASE WHEN t.current THEN coalesce(\(end.at), now()) ELSE la.device_ended_at END,
+                    dismissed_at = CASE WHEN \(dismissed) THEN coalesce(la.dismissed_at, \(end.at), now())
+                                        ELSE la.dismissed_at END
+                FROM target t
+                WHERE la.id = t.id AND NOT t.early AND (la.state IN ('active', 'invalid')) = t.current
+                  AND (t.current OR NOT t.was_dismissed)
+                RETURNING t.current
             )
-            SELECT (SELECT count(*) FROM ch), (SELECT count(*) FROM done)
-            """)
+            SELECT (SELECT count(*) FROM ch), (SELECT count(*) FROM done WHERE current), (SELECT count(*) FROM done),
+                   coalesce((SELECT early FROM target), false),
+                   coalesce((SELECT was_dismissed AND NOT current FROM target), false)
+            """,
+            logger: self.logger)
+        for try await (channels, ended, changed, early, already) in rows.decode((Int64, Int64, Int64, Bool, Bool).self)
+        {
+            guard channels == 1 else { throw RegistryError.channelNotFound }
+            if early { throw RegistryError.endBeforeStart }
+            return ActivityEndResult(
+                ended: Int(ended), recorded: changed > 0 || (dismissed && already), isNew: changed > 0)
+        }
+        throw RegistryError.channelNotFound
     }
 
     public func reconcile(appID: Int64, channelID: UUID, keeping systemActivityIDs: [String]) async throws -> Int {

@@ -6,7 +6,8 @@ import PostgresNIO
 /// `maintenance.retention`, recurring: rotates the delivery history's weekly partitions (`rotatePartitions`: the
 /// weeks past the longest retention of any app are dropped whole), then deletes in batches what the drop does not
 /// take (`beforeRetention`): push operations whose pushes all finished (their pushes, batches, failures, counts and
-/// stamps cascade; their start attempts go first), finished schedules, launches and renewals. It also scrubs
+/// stamps cascade; their start attempts go first), finished schedules, launches, renewals and the stored answers of
+/// the device calls that create (`device_operations`). It also scrubs
 /// forgotten channels' ids from the audiences and requests stored with pushes and schedules (one pass per app for
 /// every id forgotten since the last run).
 public struct RetentionPurge: JobHandler {
@@ -69,7 +70,7 @@ public struct RetentionPurge: JobHandler {
     public func purge() async throws -> (scrubbed: Int, deleted: Int) {
         let scrubbed = try await self.scrubForgotten()
         var deleted = 0
-        for statement in [Self.operations, Self.schedules, Self.launches, Self.renewals] {
+        for statement in [Self.operations, Self.schedules, Self.launches, Self.renewals, Self.deviceOperations] {
             while true {
                 let count = try await self.count(statement(self.batchSize))
                 deleted += count
@@ -135,6 +136,11 @@ public struct RetentionPurge: JobHandler {
 
     static func launches(_ limit: Int) -> PostgresQuery {
         Self.older("launches", time: "launched_at", partitioned: true, limit: limit)
+    }
+
+    /// Stored answers of the device calls that create (`Idempotency-Key`), aged out like push operations.
+    static func deviceOperations(_ limit: Int) -> PostgresQuery {
+        Self.older("device_operations", time: "created_at", limit: limit)
     }
 
     static func renewals(_ limit: Int) -> PostgresQuery {

@@ -52,38 +52,60 @@ public struct PostgresScheduleStore: ScheduleStore {
         return rows.map { ($0.0, $0.1) }
     }
 
-    public func scheduleUpdate(appID: Int64, channelID: UUID, name: String, _ request: ActivityUpdateRequest, now: Date)
-        async throws -> (id: UUID, sendAt: Date)
-    {
+    public func scheduleUpdate(
+        appID: Int64, channelID: UUID, name: String, _ request: ActivityUpdateRequest, now: Date,
+        idempotencyKey: String?
+    ) async throws -> (id: UUID, sendAt: Date) {
         let path = if case .at = request.time { "send_at" } else { "offset" }
         let sendAt = try request.time.resolve(now: now, path: path)
         let push = try Self.json(try request.push(channelID: channelID, name: name))
         let id = UUID()
-        return try await self.database.transaction { connection in
-            let rows = try await connection.query(
-                """
-                SELECT c.id, la.id FROM channels c
-                LEFT JOIN live_activities la ON la.channel_id = c.id AND la.name = \(name) AND la.state = 'active'
-                WHERE c.id = \(channelID) AND c.app_id = \(appID)
-                """,
-                logger: self.logger)
-            var found: (UUID, Int64?)?
-            for try await row in rows.decode((UUID, Int64?).self) { found = row }
-            guard let found else { throw RegistryError.channelNotFound }
-            guard let instance = found.1 else { throw ScheduleError.activityNotTracked(name: name) }
-            try await Quotas.checkPendingUpdates(
-                appID: appID, channelID: channelID, name: name, on: connection, logger: self.logger)
-            try await connection.query(
-                """
-                INSERT INTO schedules (id, app_id, name, source, channel_id, activity_name, instance_id, push, send_at)
-                VALUES (\(id), \(appID), \(request.scheduleName), 'activity', \(channelID), \(name), \(instance),
-                        \(push)::jsonb, \(sendAt))
-                """,
-                logger: self.logger)
-            _ = try await PostgresJobQueue.enqueue(
-                [try Self.fireJob(appID: appID, id: id, at: sendAt)], on: connection, logger: self.logger)
-            return (id, sendAt)
+        let stored = try await self.database.transaction { connection in
+            try await DeviceOperations.once(
+                appID: appID, channelID: channelID, route: .activityUpdate, key: idempotencyKey, on: connection,
+                logger: self.logger
+            ) { connection in
+                try await self.insertUpdate(
+                    id: id, appID: appID, channelID: channelID, name: name, request, push: push, sendAt: sendAt,
+                    on: connection)
+                return ScheduledUpdate(id: id, sendAt: sendAt)
+            }
         }
+        return (stored.answer.id, stored.answer.sendAt)
+    }
+
+    /// The answer to a device-scheduled update, as an idempotent repeat gets it back.
+    struct ScheduledUpdate: Codable, Sendable {
+        var id: UUID
+        var sendAt: Date
+    }
+
+    private func insertUpdate(
+        id: UUID, appID: Int64, channelID: UUID, name: String, _ request: ActivityUpdateRequest, push: String,
+        sendAt: Date, on connection: DatabaseConnection
+    ) async throws {
+        let rows = try await connection.query(
+            """
+            SELECT c.id, la.id FROM channels c
+            LEFT JOIN live_activities la ON la.channel_id = c.id AND la.name = \(name) AND la.state = 'active'
+            WHERE c.id = \(channelID) AND c.app_id = \(appID)
+            """,
+            logger: self.logger)
+        var found: (UUID, Int64?)?
+        for try await row in rows.decode((UUID, Int64?).self) { found = row }
+        guard let found else { throw RegistryError.channelNotFound }
+        guard let instance = found.1 else { throw ScheduleError.activityNotTracked(name: name) }
+        try await Quotas.checkPendingUpdates(
+            appID: appID, channelID: channelID, name: name, on: connection, logger: self.logger)
+        try await connection.query(
+            """
+            INSERT INTO schedules (id, app_id, name, source, channel_id, activity_name, instance_id, push, send_at)
+            VALUES (\(id), \(appID), \(request.scheduleName), 'activity', \(channelID), \(name), \(instance),
+                    \(push)::jsonb, \(sendAt))
+            """,
+            logger: self.logger)
+        _ = try await PostgresJobQueue.enqueue(
+            [try Self.fireJob(appID: appID, id: id, at: sendAt)], on: connection, logger: self.logger)
     }
 
     public func cancelUpdates(appID: Int64, channelID: UUID, name: String) async throws -> Int {
@@ -197,8 +219,34 @@ public struct PostgresScheduleStore: ScheduleStore {
         return nil
     }
 
-    public func launch(appID: Int64, channelID: UUID, systemActivityID: String) async throws -> LaunchAttribution {
-        let rows = try await self.database.client.query(
+    public func launch(appID: Int64, channelID: UUID, systemActivityID: String, idempotencyKey: String?) async throws
+        -> LaunchAttribution
+    {
+        guard idempotencyKey != nil else {
+            return try await self.recordLaunch(
+                appID: appID, channelID: channelID, systemActivityID: systemActivityID
+            ) {
+                try await self.database.client.query($0, logger: self.logger)
+            }
+        }
+        return try await self.database.transaction { connection in
+            try await DeviceOperations.once(
+                appID: appID, channelID: channelID, route: .launch, key: idempotencyKey, on: connection,
+                logger: self.logger
+            ) { connection in
+                try await self.recordLaunch(appID: appID, channelID: channelID, systemActivityID: systemActivityID) {
+                    CollectedRows(try await connection.query($0, logger: self.logger).collect())
+                }
+            }
+        }.answer
+    }
+
+    /// One statement: the launch row and its attribution.
+    private func recordLaunch(
+        appID: Int64, channelID: UUID, systemActivityID: String,
+        run: (PostgresQuery) async throws -> CollectedRows<PostgresRow>
+    ) async throws -> LaunchAttribution {
+        let rows = try await run(
             """
             WITH ch AS (SELECT id FROM channels WHERE id = \(channelID) AND app_id = \(appID)),
             instance AS (
@@ -218,8 +266,7 @@ public struct PostgresScheduleStore: ScheduleStore {
             )
             SELECT (SELECT count(*) FROM ch), a.schedule_id, a.schedule_name, a.push_id
             FROM (SELECT 1) one LEFT JOIN attribution a ON true
-            """,
-            logger: self.logger)
+            """)
         for try await (channels, scheduleID, name, pushID) in rows.decode((Int64, UUID?, String?, UUID?).self) {
             guard channels == 1 else { throw RegistryError.channelNotFound }
             return LaunchAttribution(scheduleID: scheduleID, scheduleName: name, pushID: pushID)
