@@ -25,7 +25,7 @@ public func la_configure(
         ClientHolder.shared.replace(with: GatewayClient(configuration: configuration, store: store))
         return 0
     } catch {
-        return error.status
+        return BridgeError(error).status
     }
 }
 
