@@ -184,6 +184,7 @@ let package = Package(
             dependencies: [
                 "LiveActivitiesClient", "LiveActivitiesKit", "ActivityKitStandIn",
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
             ],
             swiftSettings: swiftSettings
         ),

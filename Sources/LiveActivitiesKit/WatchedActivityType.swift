@@ -69,11 +69,12 @@ struct WatchedActivityType<A: ActivityAttributes & SendableMetatype>: WatchedTyp
         case .dismissed: first.append(.dismissed)
         default: if let token = activity.pushToken { first.append(.token(token)) } else { first.append(.noToken) }
         }
-        let instance = ActivityInstance(id: id, name: name, attributesType: self.attributesType)
-        let initial = first
-        await watcher.spawn(id) {
-            var handler = ActivityEventHandler(instance: instance, watcher: watcher)
-            for event in initial { await handler.handle(event) }
+        // What it is now is told before `follow` returns: a restore reconciles only after its activities are tracked.
+        var handler = ActivityEventHandler(
+            instance: ActivityInstance(id: id, name: name, attributesType: self.attributesType), watcher: watcher)
+        for event in first { await handler.handle(event) }
+        await watcher.spawn(id) { [handler] in
+            var handler = handler
             for await event in events {
                 await handler.handle(event)
                 if handler.isOver { break }

@@ -1,0 +1,131 @@
+import ActivityKitStandIn
+import Foundation
+import LiveActivitiesClient
+import LiveActivitiesKit
+import Testing
+
+struct ChestAttributes: ActivityAttributes {
+    struct ContentState: Codable, Hashable { var remaining: Int }
+    var chestID: String
+}
+
+/// The ActivityKit glue against the stand-in: which gateway calls each thing iOS does makes. One suite, serialized:
+/// the stand-in is one device per process, as ActivityKit is.
+@Suite(.serialized) struct ActivityWatchTests {
+    static func startBody(_ chest: String, token: Bool = true) -> Data {
+        Data(
+            #"{"aps":{"event":"start","timestamp":1,"attributes-type":"ChestAttributes","attributes":{"chestID":"\#(chest)"},"content-state":{"remaining":60}\#(token ? #","input-push-token":1"# : "")}}"#
+                .utf8)
+    }
+
+    static func calls(_ server: ScriptedServer) -> [String] {
+        server.requests.map { request in
+            var line = "\(request.method) \(request.path)"
+            if !request.query.isEmpty { line += "?\(request.query)" }
+            if let token = request.body["token"] as? String { line += " token=\(token.prefix(4))" }
+            if let ids = request.body["system_activity_ids"] as? [String] {
+                line += " keep=\(ids.joined(separator: ","))"
+            }
+            return line
+        }
+    }
+
+    /// Polls until `count` calls were recorded (deadline 10 s).
+    static func waitCalls(_ server: ScriptedServer, _ count: Int) async throws {
+        let deadline = ContinuousClock.now + .seconds(10)
+        while server.requests.count < count {
+            guard ContinuousClock.now < deadline else {
+                Issue.record("only \(server.requests.count) of \(count) calls: \(Self.calls(server))")
+                return
+            }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+    }
+
+    @Test func everyTokenStateAndStartIsForwarded() async throws {
+        StandInDevice.reset()
+        StandInDevice.register(ChestAttributes.self)
+        let pts = StandInDevice.issuePushToStartToken(for: ChestAttributes.self)
+        let server = ScriptedServer()
+        try await server.run { url in
+            let client = GatewayClientRetryTests.client(url)
+            let watch = client.watch(Activity<ChestAttributes>.self, name: { $0.chestID })
+            await watch.restored()
+            try await Self.waitCalls(server, 4)
+            let id = try StandInDevice.startFromPush(Self.startBody("chest_0"))
+            let first = try #require(StandInDevice.pushToken(activityID: id))
+            try await Self.waitCalls(server, 5)
+            let second = try StandInDevice.rotateToken(activityID: id)
+            try await Self.waitCalls(server, 6)
+            try StandInDevice.apply(activityID: id, contentState: Data(#"{"remaining":0}"#.utf8), ended: true)
+            try await Self.waitCalls(server, 7)
+            try StandInDevice.dismiss(activityID: id)
+            try await Self.waitCalls(server, 8)
+            StandInDevice.setActivitiesEnabled(false)
+            try await Self.waitCalls(server, 9)
+            watch.cancel()
+            let calls = Self.calls(server)
+            let hex = { (token: Data) in String(PushTokenHex.encode(token).prefix(4)) }
+            #expect(calls.count == 9)
+            #expect(calls.prefix(2) == ["POST /api/channels", "PUT /api/channels/c-1"], "registered, enablement told")
+            #expect(
+                Set(calls[2...3]) == [
+                    "PUT /api/channels/c-1/push-to-start/ChestAttributes token=\(hex(pts))",
+                    "POST /api/channels/c-1/live-activities/reconcile keep=",
+                ])
+            #expect(calls[4] == "PUT /api/channels/c-1/live-activities/chest_0 token=\(hex(first))")
+            #expect(calls[5] == "PUT /api/channels/c-1/live-activities/chest_0 token=\(hex(second))")
+            #expect(
+                calls[6].hasPrefix(
+                    "DELETE /api/channels/c-1/live-activities/chest_0?system_activity_id=\(id)&reason=ended&at="))
+            #expect(
+                calls[7].hasPrefix(
+                    "DELETE /api/channels/c-1/live-activities/chest_0?system_activity_id=\(id)&reason=dismissed&at="))
+            #expect(calls[8] == "PUT /api/channels/c-1")
+            let enablement = server.requests[8].body["channel"] as? [String: Any]
+            #expect(enablement?["live_activities_enabled"] as? Bool == false)
+        }
+    }
+
+    @Test func aRelaunchRestoresCurrentActivitiesAndReconcilesOnce() async throws {
+        StandInDevice.reset()
+        StandInDevice.register(ChestAttributes.self)
+        // Started by push while the app was not running: iOS lists it at launch, its token already issued.
+        let running = try StandInDevice.startFromPush(Self.startBody("chest_1"))
+        let token = try #require(StandInDevice.pushToken(activityID: running))
+        let server = ScriptedServer()
+        try await server.run { url in
+            let client = GatewayClientRetryTests.client(url)
+            let watch = client.watch(Activity<ChestAttributes>.self, name: { $0.chestID })
+            await watch.restored()
+            watch.cancel()
+            let calls = Self.calls(server)
+            #expect(
+                calls.contains(
+                    "PUT /api/channels/c-1/live-activities/chest_1 token=\(PushTokenHex.encode(token).prefix(4))"))
+            #expect(calls.last == "POST /api/channels/c-1/live-activities/reconcile keep=\(running)", "after the track")
+            #expect(calls.filter { $0.hasSuffix("reconcile keep=\(running)") }.count == 1)
+        }
+    }
+
+    @Test func aLocalStartUsesTheNamesBroadcastChannel() async throws {
+        StandInDevice.reset()
+        let server = ScriptedServer()
+        server.enqueue(
+            "GET /api/broadcast-channels/match-9",
+            .init(status: 200, body: #"{"ok":true,"broadcast_channel":{"channel_id":"Y2hhbm5lbA==","name":"match-9"}}"#)
+        )
+        try await server.run { url in
+            let client = GatewayClientRetryTests.client(url)
+            let activity = try await client.start(
+                attributes: ChestAttributes(chestID: "match-9"),
+                content: ActivityContent(state: ChestAttributes.ContentState(remaining: 5), staleDate: nil),
+                name: "match-9")
+            #expect(try await client.broadcastChannel(forActivity: activity.id) == "Y2hhbm5lbA==")
+            let track = try #require(server.requests.last)
+            #expect(track.path == "/api/channels/c-1/live-activities/match-9")
+            #expect(track.body["broadcast_channel_id"] as? String == "Y2hhbm5lbA==")
+            #expect(track.body["token"] == nil)
+        }
+    }
+}
