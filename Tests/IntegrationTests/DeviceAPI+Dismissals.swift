@@ -43,6 +43,8 @@ import Testing
                 #expect((refused.json["details"] as? [String: String])?["path"] == parameter, "\(refused.text)")
             }
             #expect(try await gw.targetedTokens(name: "game").count == 3)
+            let before = try await e2e.finished(start)
+            #expect(StartConfirmationTests.starts(before)["ended"] == 0 && before["lifetime_seconds"] == nil)
 
             // Dismissed while active (the user swiped it away), seen 30 s after it started (`at` may be ahead of
             // the gateway's clock by up to 60 s).
@@ -73,12 +75,10 @@ import Testing
             #expect(try await gw.targetedTokens(name: "game") == [hexToken(302)])
 
             let report = try await e2e.finished(start)
-            let starts = try #require(report["starts"] as? [String: Any], "\(report)")
-            #expect(starts["started"] as? Int == 3, "\(starts)")
-            #expect(starts["ended"] as? Int == 2, "\(starts)")
-            #expect(starts["ended_on_device"] as? Int == 2, "\(starts)")
-            #expect(starts["dismissed"] as? Int == 2, "\(starts)")
-            let lifetime = try #require(starts["lifetime_seconds"] as? [String: Double], "\(starts)")
+            let starts = StartConfirmationTests.starts(report)
+            #expect(starts["started"] == 3, "\(report)")
+            #expect(starts["ended"] == 2 && starts["ended_on_device"] == 2 && starts["dismissed"] == 2, "\(report)")
+            let lifetime = try #require(report["lifetime_seconds"] as? [String: Double], "\(report)")
             let longest = 30 - (started0 - started0.rounded(.down))
             #expect(abs((lifetime["max"] ?? 0) - longest) < 0.01, "\(lifetime) vs \(longest)")
             #expect((lifetime["median"] ?? -1) >= 0 && (lifetime["median"] ?? 99) <= (lifetime["p90"] ?? 0))

@@ -62,7 +62,7 @@ import Testing
             #expect(
                 Self.starts(late) == [
                     "started": 15, "not_started": 5, "pending": 0, "already_active": 0, "start_budget": 0,
-                    "suspect_token": 0,
+                    "suspect_token": 0, "ended": 0, "ended_on_device": 0, "dismissed": 0,
                 ])
             let rows = try await gw.database.client.query(
                 "SELECT started, not_started, start_rate::float8 FROM start_report WHERE push_id = \(UUID(uuidString: first)!)",

@@ -44,29 +44,30 @@ public struct PushReport: Sendable, Encodable, Equatable {
     public var starts: Starts?
     /// Priority-10 updates sent at priority 5 under the app's update budget (present when any were).
     public var downgraded: Int64?
+    /// For a start, once an instance it created has ended: their lifetimes.
+    public var lifetimeSeconds: Lifetime?
+
+    /// Seconds from the track call to the device's end (else to the gateway's) of a start's ended instances.
+    public struct Lifetime: Sendable, Encodable, Equatable {
+        public var median, p90, max: Double
+
+        public init(median: Double, p90: Double, max: Double) {
+            self.median = median
+            self.p90 = p90
+            self.max = max
+        }
+    }
 
     /// A start's outcomes: held before sending (`already_active`, `start_budget`), and of the starts APNs accepted,
     /// how many the channel registered within the app's window (`started`), did not (`not_started`, once the window
     /// is over), or may still (`pending`). Of the started instances that have ended since: how many (`ended`), how
-    /// many by the device's report (`ended_on_device`), how many the device reported dismissed (`dismissed`), and
-    /// their lifetimes (`lifetime_seconds`, nil until one ended).
+    /// many by the device's report (`ended_on_device`), how many the device reported dismissed (`dismissed`). All
+    /// whole numbers (their lifetimes are `PushReport.lifetimeSeconds`).
     public struct Starts: Sendable, Encodable, Equatable {
         public var alreadyActive, startBudget, suspectToken, started, notStarted, pending: Int64
         public var ended: Int64 = 0
         public var endedOnDevice: Int64 = 0
         public var dismissed: Int64 = 0
-        public var lifetimeSeconds: Lifetime?
-
-        /// Seconds from the start to the device's end (else to the gateway's) of the ended instances.
-        public struct Lifetime: Sendable, Encodable, Equatable {
-            public var median, p90, max: Double
-
-            public init(median: Double, p90: Double, max: Double) {
-                self.median = median
-                self.p90 = p90
-                self.max = max
-            }
-        }
 
         public init(
             alreadyActive: Int64, startBudget: Int64, suspectToken: Int64, started: Int64, notStarted: Int64,
@@ -87,7 +88,6 @@ public struct PushReport: Sendable, Encodable, Equatable {
             case suspectToken = "suspect_token"
             case notStarted = "not_started"
             case endedOnDevice = "ended_on_device"
-            case lifetimeSeconds = "lifetime_seconds"
         }
 
         public func encode(to encoder: any Encoder) throws {
@@ -101,7 +101,6 @@ public struct PushReport: Sendable, Encodable, Equatable {
             try c.encode(self.ended, forKey: .ended)
             try c.encode(self.endedOnDevice, forKey: .endedOnDevice)
             try c.encode(self.dismissed, forKey: .dismissed)
-            try c.encode(self.lifetimeSeconds, forKey: .lifetimeSeconds)
         }
     }
 
@@ -181,6 +180,7 @@ public struct PushReport: Sendable, Encodable, Equatable {
         case failedByReason = "failed_by_reason"
         case firstRequest = "first_request"
         case delivery, broadcast, starts, downgraded
+        case lifetimeSeconds = "lifetime_seconds"
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -200,6 +200,7 @@ public struct PushReport: Sendable, Encodable, Equatable {
         try c.encodeIfPresent(self.broadcast, forKey: .broadcast)
         try c.encodeIfPresent(self.starts, forKey: .starts)
         try c.encodeIfPresent(self.downgraded, forKey: .downgraded)
+        try c.encodeIfPresent(self.lifetimeSeconds, forKey: .lifetimeSeconds)
     }
 }
 

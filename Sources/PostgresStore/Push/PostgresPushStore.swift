@@ -209,7 +209,7 @@ public struct PostgresPushStore: PushStore {
                 report.starts?.endedOnDevice = row.31 ?? 0
                 report.starts?.dismissed = row.32 ?? 0
                 if let median = row.33, let p90 = row.34, let max = row.35 {
-                    report.starts?.lifetimeSeconds = .init(median: median, p90: p90, max: max)
+                    report.lifetimeSeconds = .init(median: median, p90: p90, max: max)
                 }
             }
             return report
