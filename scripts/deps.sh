@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs what a fresh Debian machine lacks for `make run` / `make test`: the PostgreSQL server, curl, openssl,
-# and nghttp2's h2load and nghttpd (the tests check our HTTP/2 client and simulator against them). With `--bench`,
-# also wrk. Idempotent.
+# nghttp2's h2load and nghttpd (the tests check our HTTP/2 client and simulator against them), and mono-mcs (the
+# tests compile the Unity binding's C# and run it under mono). With `--bench`, also wrk. Idempotent.
 set -euo pipefail
 
 need=()
@@ -12,6 +12,8 @@ command -v openssl >/dev/null || need+=(openssl)
 command -v h2load >/dev/null || need+=(nghttp2-client)
 command -v nghttpd >/dev/null || need+=(nghttp2-server)
 command -v python3 >/dev/null || need+=(python3)
+# The Unity binding's tests compile its C# (mcs) and run it (mono).
+command -v mcs >/dev/null || need+=(mono-mcs)
 if [ "${1:-}" = "--bench" ]; then
     command -v wrk >/dev/null || need+=(wrk)
 fi

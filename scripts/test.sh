@@ -16,5 +16,7 @@ export LAGW_REPO_ROOT="$PWD"
 swift build --build-tests
 # The end-to-end tests start the real `worker` binary.
 swift build --product worker
+# The Unity binding's tests load its shared library (and compile a C and a C# program against it).
+swift build --product LiveActivitiesUnity
 # Serially: the suites measure wake-up latencies and leases, which CPU contention on 2 cores would blur.
 swift test --skip-build --no-parallel "$@"
