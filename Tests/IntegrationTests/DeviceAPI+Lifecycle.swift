@@ -98,6 +98,15 @@ import Testing
             }
             let stored = "SELECT count(*) FROM device_operations WHERE channel_id = '\(channel)'"
             #expect(try await gw.database.scalar(PostgresQuery(unsafeSQL: stored), as: Int64.self) == 6)
+
+            // Retention ages stored answers out with the app's retention (30 days by default).
+            _ = try await gw.database.client.query(
+                """
+                UPDATE device_operations SET created_at = now() - interval '31 days'
+                WHERE channel_id = \(UUID(uuidString: channel)!) AND idempotency_key = 'key-1'
+                """)
+            _ = try await RetentionPurge(database: gw.database).purge()
+            #expect(try await gw.database.scalar(PostgresQuery(unsafeSQL: stored), as: Int64.self) == 4)
             let forgotten = try await gw.request(.delete, "/api/channels/\(channel)", auth: app.device)
             #expect(forgotten.status == .ok, "\(forgotten.text)")
             #expect(try await gw.database.scalar(PostgresQuery(unsafeSQL: stored), as: Int64.self) == 0)
