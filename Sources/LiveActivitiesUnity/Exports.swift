@@ -7,7 +7,7 @@ import LiveActivitiesClient
 
 /// Makes the process-wide client (again: calls already running finish on the client they started on).
 @_cdecl("la_configure")
-public func la_configure(
+public func laConfigure(
     _ baseURL: UnsafePointer<CChar>?, _ appKey: UnsafePointer<CChar>?, _ appSecret: UnsafePointer<CChar>?,
     _ storeDirectory: UnsafePointer<CChar>?
 ) -> Int32 {
@@ -30,12 +30,12 @@ public func la_configure(
 }
 
 @_cdecl("la_register")
-public func la_register(_ context: UnsafeMutableRawPointer?, _ callback: LACallback?) {
+public func laRegister(_ context: UnsafeMutableRawPointer?, _ callback: LACallback?) {
     dispatch(Reply(context, callback)) { client in ["channel_id": try await client.register()] }
 }
 
 @_cdecl("la_set_push_to_start_token_hex")
-public func la_set_push_to_start_token_hex(
+public func laSetPushToStartTokenHex(
     _ attributesType: UnsafePointer<CChar>?, _ tokenHex: UnsafePointer<CChar>?, _ context: UnsafeMutableRawPointer?,
     _ callback: LACallback?
 ) {
@@ -50,7 +50,7 @@ public func la_set_push_to_start_token_hex(
 }
 
 @_cdecl("la_set_push_to_start_token")
-public func la_set_push_to_start_token(
+public func laSetPushToStartToken(
     _ attributesType: UnsafePointer<CChar>?, _ bytes: UnsafePointer<UInt8>?, _ count: Int32,
     _ context: UnsafeMutableRawPointer?, _ callback: LACallback?
 ) {
@@ -72,7 +72,7 @@ private func setPushToStartToken(_ reply: Reply, _ attributesType: String, _ tok
 }
 
 @_cdecl("la_started_live_activity_hex")
-public func la_started_live_activity_hex(
+public func laStartedLiveActivityHex(
     _ name: UnsafePointer<CChar>?, _ attributesType: UnsafePointer<CChar>?, _ tokenHex: UnsafePointer<CChar>?,
     _ systemActivityID: UnsafePointer<CChar>?, _ context: UnsafeMutableRawPointer?, _ callback: LACallback?
 ) {
@@ -89,7 +89,7 @@ public func la_started_live_activity_hex(
 }
 
 @_cdecl("la_started_live_activity")
-public func la_started_live_activity(
+public func laStartedLiveActivity(
     _ name: UnsafePointer<CChar>?, _ attributesType: UnsafePointer<CChar>?, _ bytes: UnsafePointer<UInt8>?,
     _ count: Int32, _ systemActivityID: UnsafePointer<CChar>?, _ context: UnsafeMutableRawPointer?,
     _ callback: LACallback?
@@ -115,7 +115,7 @@ private func track(_ reply: Reply, _ name: String, _ attributesType: String, _ t
 }
 
 @_cdecl("la_ended_live_activity")
-public func la_ended_live_activity(
+public func laEndedLiveActivity(
     _ name: UnsafePointer<CChar>?, _ systemActivityID: UnsafePointer<CChar>?, _ reason: UnsafePointer<CChar>?,
     _ context: UnsafeMutableRawPointer?, _ callback: LACallback?
 ) {
@@ -136,7 +136,7 @@ public func la_ended_live_activity(
 }
 
 @_cdecl("la_schedule_update")
-public func la_schedule_update(
+public func laScheduleUpdate(
     _ name: UnsafePointer<CChar>?, _ offsetSeconds: Int64, _ contentStateJSON: UnsafePointer<CChar>?,
     _ systemJSON: UnsafePointer<CChar>?, _ context: UnsafeMutableRawPointer?, _ callback: LACallback?
 ) {
@@ -163,7 +163,7 @@ public func la_schedule_update(
 }
 
 @_cdecl("la_cancel_updates")
-public func la_cancel_updates(
+public func laCancelUpdates(
     _ name: UnsafePointer<CChar>?, _ context: UnsafeMutableRawPointer?, _ callback: LACallback?
 ) {
     let reply = Reply(context, callback)
@@ -176,7 +176,7 @@ public func la_cancel_updates(
 }
 
 @_cdecl("la_report_launch")
-public func la_report_launch(
+public func laReportLaunch(
     _ systemActivityID: UnsafePointer<CChar>?, _ context: UnsafeMutableRawPointer?, _ callback: LACallback?
 ) {
     let reply = Reply(context, callback)
@@ -195,7 +195,7 @@ public func la_report_launch(
 }
 
 @_cdecl("la_set_live_activities_enabled")
-public func la_set_live_activities_enabled(
+public func laSetLiveActivitiesEnabled(
     _ enabled: Int32, _ context: UnsafeMutableRawPointer?, _ callback: LACallback?
 ) {
     dispatch(Reply(context, callback)) { client in
@@ -205,7 +205,7 @@ public func la_set_live_activities_enabled(
 }
 
 @_cdecl("la_forget")
-public func la_forget(_ context: UnsafeMutableRawPointer?, _ callback: LACallback?) {
+public func laForget(_ context: UnsafeMutableRawPointer?, _ callback: LACallback?) {
     dispatch(Reply(context, callback)) { client in
         guard let removed = try await client.forget() else { return ["removed": NSNull()] }
         return [

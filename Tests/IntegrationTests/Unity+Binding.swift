@@ -41,7 +41,10 @@ import Testing
             let channelID = try #require(
                 UnityTools.channelID(in: result.output), "no channel id in:\n\(result.output)")
             let token = try await gw.database.scalar(
-                "SELECT token FROM push_to_start_tokens WHERE channel_id = \(channelID) AND attributes_type = 'ChestTimerAttributes'",
+                """
+                SELECT token FROM push_to_start_tokens
+                WHERE channel_id = \(channelID) AND attributes_type = 'ChestTimerAttributes'
+                """,
                 as: String.self)
             #expect(token == "00112233445566778899aabbccddeeff")
             let instance = try await gw.database.scalar(
@@ -51,7 +54,9 @@ import Testing
                 """, as: String.self)
             #expect(instance == "ended deadbeef000102030405060708090a0b ChestTimerAttributes")
             let launches = try await gw.database.scalar(
-                "SELECT count(*) FROM launches WHERE channel_id = \(channelID) AND system_activity_id = 'sys-activity-1'",
+                """
+                SELECT count(*) FROM launches WHERE channel_id = \(channelID) AND system_activity_id = 'sys-activity-1'
+                """,
                 as: Int64.self)
             #expect(launches == 1)
             let pending = try await gw.database.scalar(

@@ -42,7 +42,7 @@ namespace LiveActivitiesGateway
         public string Message { get; private set; }
         /// <summary>The gateway's error_code, when it gave one.</summary>
         public int? ErrorCode { get; private set; }
-        /// <summary>What was refused: a JSON path ("content_state.status"), "query:reason", or an argument name.</summary>
+        /// <summary>What was refused: a JSON path ("content_state.status"), "query:reason", or an argument.</summary>
         public string Path { get; private set; }
         /// <summary>The HTTP status of a refused call (also the last one when every retry failed).</summary>
         public int? HttpStatus { get; private set; }
@@ -253,16 +253,18 @@ namespace LiveActivitiesGateway
             string activityId, long offset, Dictionary<string, object> customData,
             Dictionary<string, object> systemData, Action<Reply> callback)
         {
-            string content, system;
+            string content = null, system = null;
+            string argument = "customData";
             try
             {
-                content = customData == null ? null : Json.Serialize(customData);
-                system = systemData == null ? null : Json.Serialize(systemData);
+                if (customData != null) content = Json.Serialize(customData);
+                argument = "systemData";
+                if (systemData != null) system = Json.Serialize(systemData);
             }
             catch (ArgumentException error)
             {
-                Deliver(callback, new Reply(-1, "{\"error\":" + Json.Serialize(error.Message)
-                    + ",\"error_code\":null,\"path\":\"customData\",\"status\":null}"));
+                Deliver(callback, new Reply(-1, "{\"error\":" + Json.Serialize(argument + ": " + error.Message)
+                    + ",\"error_code\":null,\"path\":\"" + argument + "\",\"status\":null}"));
                 return;
             }
             Call(callback, context => la_schedule_update(
@@ -441,7 +443,8 @@ namespace LiveActivitiesGateway
                     case '\b': builder.Append("\\b"); break;
                     case '\f': builder.Append("\\f"); break;
                     default:
-                        if (c < 0x20) builder.Append("\\u").Append(((int)c).ToString("x4", CultureInfo.InvariantCulture));
+                        if (c < 0x20)
+                            builder.Append("\\u").Append(((int)c).ToString("x4", CultureInfo.InvariantCulture));
                         else builder.Append(c);
                         break;
                 }
@@ -481,7 +484,8 @@ namespace LiveActivitiesGateway
                 while (true)
                 {
                     SkipSpace(text, ref index);
-                    if (index >= text.Length || text[index] != '"') throw new FormatException("JSON: key expected at " + index);
+                    if (index >= text.Length || text[index] != '"')
+                        throw new FormatException("JSON: key expected at " + index);
                     string key = ReadString(text, ref index);
                     SkipSpace(text, ref index);
                     Expect(text, ref index, ':');
@@ -518,7 +522,8 @@ namespace LiveActivitiesGateway
             if (long.TryParse(number, NumberStyles.AllowLeadingSign, CultureInfo.InvariantCulture, out integer))
                 return integer;
             double real;
-            if (number.Length > 0 && double.TryParse(number, NumberStyles.Float, CultureInfo.InvariantCulture, out real))
+            if (number.Length > 0
+                && double.TryParse(number, NumberStyles.Float, CultureInfo.InvariantCulture, out real))
                 return real;
             throw new FormatException("JSON: unexpected character at " + start);
         }
@@ -532,7 +537,8 @@ namespace LiveActivitiesGateway
 
         static void Expect(string text, ref int index, char c)
         {
-            if (index >= text.Length || text[index] != c) throw new FormatException("JSON: '" + c + "' expected at " + index);
+            if (index >= text.Length || text[index] != c)
+                throw new FormatException("JSON: '" + c + "' expected at " + index);
             index++;
         }
 

@@ -66,7 +66,8 @@ static class BindingCheck
         Expect("register", reply, reply != null && !reply.Error && reply.ChannelId != null, "no channel id");
 
         byte[] startToken = new byte[] { 0xca, 0xfe, 0xba, 0xbe, 1, 2, 3, 4, 5, 6, 7, 8 };
-        reply = Await("push-to-start", cb => LiveActivity.RegisterPushToStartToken("ChestTimerAttributes", startToken, cb));
+        reply = Await("push-to-start",
+            cb => LiveActivity.RegisterPushToStartToken("ChestTimerAttributes", startToken, cb));
         Expect("push-to-start", reply, reply != null && !reply.Error, "refused");
 
         reply = Await("odd-hex", cb => LiveActivity.StartedLiveActivity("chest_timer_cs", "abc", "sys-cs-1",
@@ -106,7 +107,8 @@ static class BindingCheck
         Expect("disabled", reply, reply != null && !reply.Error, "refused");
 
         reply = Await("forget", cb => LiveActivity.Forget(cb));
-        Expect("forget", reply, reply != null && !reply.Error && reply.Json.Contains("\"channels\":1"), "not forgotten");
+        Expect("forget", reply, reply != null && !reply.Error && reply.Json.Contains("\"channels\":1"),
+            "not forgotten");
 
         Console.WriteLine((failures == 0 ? "PASSED " : "FAILED ") + failures + " failure(s)");
         Console.Out.Flush();
