@@ -7,8 +7,7 @@ let swiftSettings: [SwiftSetting] = [
 
 let package = Package(
     name: "live-activities-gateway",
-    // iOS for the device half (`LiveActivitiesClient`, `LiveActivitiesKit`); the server runs on Linux (and macOS).
-    platforms: [.macOS(.v15), .iOS("16.1")],
+    platforms: [.macOS(.v15)],
     products: [
         .executable(name: "gateway", targets: ["Gateway"]),
         .executable(name: "worker", targets: ["Worker"]),
@@ -16,12 +15,6 @@ let package = Package(
         .executable(name: "bench", targets: ["Bench"]),
         .library(name: "APNsTransport", targets: ["APNsTransport"]),
         .library(name: "LiveActivitiesCore", targets: ["LiveActivitiesCore"]),
-        // The device half, for apps: Foundation only (an app that adds this package and uses these products
-        // resolves none of the server's dependencies). The ActivityKit glue imports ActivityKit where it exists.
-        .library(name: "LiveActivitiesClient", targets: ["LiveActivitiesClient"]),
-        .library(name: "LiveActivitiesKit", targets: ["LiveActivitiesKit"]),
-        // C-callable exports over the client, for Unity (and any C caller): `include/live_activities.h`.
-        .library(name: "LiveActivitiesUnity", type: .dynamic, targets: ["LiveActivitiesUnity"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.5.0"),
@@ -40,6 +33,8 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-prometheus.git", from: "2.1.0"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.6.0"),
         .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.25.0"),
+        // The device half, a package of its own (apps add `Client/` alone); tested here against the real gateway.
+        .package(path: "Client"),
     ],
     // The arrows tell the architecture: a pure domain core; an APNs transport that knows nothing of it; the
     // PostgreSQL store over the core; delivery (the worker's job handlers, broadcast channels) over the store and
@@ -47,20 +42,6 @@ let package = Package(
     // request); every notification is sent by a worker.
     targets: [
         .target(name: "LiveActivitiesCore", swiftSettings: swiftSettings),
-        // The device half: the client (Foundation only), the ActivityKit glue over it, and where ActivityKit cannot be
-        // imported (Linux, macOS) a stand-in that declares the part of ActivityKit the glue uses, with Apple's
-        // signatures. On iOS the stand-in is not built and the real ActivityKit is imported.
-        .target(name: "LiveActivitiesClient", swiftSettings: swiftSettings),
-        .target(name: "ActivityKitStandIn", swiftSettings: swiftSettings),
-        .target(name: "LiveActivitiesUnity", dependencies: ["LiveActivitiesClient"], swiftSettings: swiftSettings),
-        .target(
-            name: "LiveActivitiesKit",
-            dependencies: [
-                "LiveActivitiesClient",
-                .target(name: "ActivityKitStandIn", condition: .when(platforms: [.linux, .macOS])),
-            ],
-            swiftSettings: swiftSettings
-        ),
         .target(
             name: "APNsTransport",
             dependencies: [
@@ -182,7 +163,9 @@ let package = Package(
         .testTarget(
             name: "LiveActivitiesClientTests",
             dependencies: [
-                "LiveActivitiesClient", "LiveActivitiesKit", "ActivityKitStandIn",
+                .product(name: "LiveActivitiesClient", package: "Client"),
+                .product(name: "LiveActivitiesKit", package: "Client"),
+                .product(name: "ActivityKitStandIn", package: "Client"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
             ],
@@ -193,7 +176,9 @@ let package = Package(
             name: "IntegrationTests",
             dependencies: [
                 "APNsTransport", "Delivery", "LiveActivitiesCore", "PostgresStore", "Gateway", "Worker", "Simulator",
-                "LiveActivitiesClient", "LiveActivitiesKit", "ActivityKitStandIn",
+                .product(name: "LiveActivitiesClient", package: "Client"),
+                .product(name: "LiveActivitiesKit", package: "Client"),
+                .product(name: "ActivityKitStandIn", package: "Client"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),

@@ -13,7 +13,7 @@ import Testing
         let compiled = try await UnityTools.run(
             try UnityTools.tool("cc"),
             [
-                "-std=c11", "-D_DEFAULT_SOURCE", "-Wall", "-Werror", "-I", UnityTools.root + "/Unity/include",
+                "-std=c11", "-D_DEFAULT_SOURCE", "-Wall", "-Werror", "-I", UnityTools.root + "/Client/Unity/include",
                 UnityTools.fixture("client_check.c"), "-L", library.deletingLastPathComponent().path,
                 "-lLiveActivitiesUnity", "-Wl,-rpath," + library.deletingLastPathComponent().path, "-lpthread",
                 "-o", program.path,
@@ -69,7 +69,7 @@ import Testing
         let work = try UnityTools.workDirectory()
         defer { try? FileManager.default.removeItem(at: work) }
         let library = try UnityTools.library()
-        let binding = UnityTools.root + "/Unity/Runtime/LiveActivities.cs"
+        let binding = UnityTools.root + "/Client/Unity/Runtime/LiveActivities.cs"
         let mcs = try UnityTools.tool("mcs")
         let dll = try await UnityTools.run(
             mcs, ["-target:library", "-out:" + work.appendingPathComponent("LiveActivities.dll").path, binding])

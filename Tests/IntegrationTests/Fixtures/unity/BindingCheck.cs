@@ -1,4 +1,4 @@
-// The C# binding (Unity/Runtime/LiveActivities.cs) against a live gateway, under mono:
+// The C# binding (Client/Unity/Runtime/LiveActivities.cs) against a live gateway, under mono:
 //   mono BindingCheck.exe <base_url> <app_key> <app_secret> <store_dir>
 // Prints one line per step ("ok <step> ..." or "FAIL <step> ..."); exits 0 only if every step did what it should.
 // Each reply is waited for with a deadline (10 s).
