@@ -34,7 +34,7 @@ chaos:
 	@scripts/chaos.sh
 
 format:
-	@swift format --in-place --parallel --recursive Sources Tests Package.swift
+	@swift format --in-place --parallel --recursive Sources Tests Package.swift Client/Sources Client/Package.swift
 
 clean-data:
 	@scripts/pg.sh stop .data/pg || true
