@@ -65,6 +65,7 @@ extension PushRequest: Decodable {
             }
         }
         let notification = try c.superDecoder(forKey: .notification)
+        try Self.requireLiveActivity(notification)
         try notification.rejectUnknownKeys(NotificationKeys.self)
         let ios = try notification.container(keyedBy: NotificationKeys.self).superDecoder(forKey: .ios)
         try ios.rejectUnknownKeys(IOSKeys.self)
