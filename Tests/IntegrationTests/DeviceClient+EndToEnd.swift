@@ -132,6 +132,54 @@ struct MatchAttributes: ActivityAttributes {
         }
     }
 
+    /// The real gateway's 404s: one under the channel (an untracked name) reaches the caller and keeps the channel;
+    /// a forgotten channel makes the client register again, and the watch sends the new channel what the old knew.
+    @Test func aForgottenChannelIsRegisteredAgainWithEverythingItKnew() async throws {
+        try await EndToEndHarness.run(workers: 1) { e2e in
+            StandInDevice.reset()
+            StandInDevice.register(MatchAttributes.self)
+            let store = FileManager.default.temporaryDirectory.appendingPathComponent("lagw-client-\(UUID())")
+            defer { try? FileManager.default.removeItem(at: store) }
+            let db = e2e.gateway.database
+            let client = try Self.client(e2e, store: store)
+            let watch = client.watch(Activity<MatchAttributes>.self, name: { $0.matchID })
+            try await within(.seconds(30), "the first restore") { await watch.restored() }
+            let old = try #require(await client.channelID)
+
+            do {
+                _ = try await client.scheduleUpdate(
+                    name: "untracked", time: .after(seconds: 60), contentState: ["a": 1])
+                Issue.record("no error")
+            } catch LiveActivitiesError.rejected(let rejection) {
+                #expect(rejection.status == 404 && rejection.path == "name", "\(rejection)")
+            }
+            #expect(await client.channelID == old, "a 404 under the channel keeps it")
+
+            // An activity runs; then the channel is forgotten at the gateway (by the backend, say).
+            let id = try StandInDevice.startFromPush(
+                Data(
+                    #"{"aps":{"event":"start","attributes-type":"MatchAttributes","attributes":{"matchID":"m7"},"content-state":{"home":0,"away":0},"input-push-token":1}}"#
+                        .utf8))
+            let token = try #require(StandInDevice.pushToken(activityID: id))
+            try await Self.waitTracked(db, activityID: id, token: token)
+            let forgotten = try await e2e.gateway.request(.delete, "/api/channels/\(old)", auth: e2e.app.server)
+            #expect(forgotten.status == .ok, "\(forgotten.text)")
+
+            // The next call meets the 404: the install registers again and the new channel gets the activity back.
+            let pushToStart = StandInDevice.issuePushToStartToken(for: MatchAttributes.self)
+            let new = try await until("a new channel") { await client.channelID.flatMap { $0 == old ? nil : $0 } }
+            try await Self.waitTracked(db, activityID: id, token: token)
+            let hex = PushTokenHex.encode(pushToStart)
+            try await until("the push-to-start token on the new channel") {
+                try await db.scalar(
+                    "SELECT count(*)::int FROM push_to_start_tokens WHERE channel_id = \(UUID(uuidString: new)!) AND token = \(hex)",
+                    as: Int.self) == 1 ? () : nil
+            }
+            #expect(try await Self.instances(db, channel: new) == "m7:\(id):active")
+            watch.cancel()
+        }
+    }
+
     /// Waits until the gateway tracks the activity with that token.
     static func waitTracked(_ db: Database, activityID: String, token: Data) async throws {
         let hex = PushTokenHex.encode(token)

@@ -9,6 +9,11 @@ struct ChestAttributes: ActivityAttributes {
     var chestID: String
 }
 
+struct MatchStandInAttributes: ActivityAttributes {
+    struct ContentState: Codable, Hashable { var home: Int }
+    var matchID: String
+}
+
 /// The ActivityKit glue against the stand-in: which gateway calls each thing iOS does makes. One suite, serialized:
 /// the stand-in is one device per process, as ActivityKit is.
 @Suite(.serialized) struct ActivityWatchTests {
@@ -50,7 +55,7 @@ struct ChestAttributes: ActivityAttributes {
         try await server.run { url in
             let client = GatewayClientRetryTests.client(url)
             let watch = client.watch(Activity<ChestAttributes>.self, name: { $0.chestID })
-            await watch.restored()
+            try await within(.seconds(10), "the restore") { await watch.restored() }
             try await Self.waitCalls(server, 4)
             let id = try StandInDevice.startFromPush(Self.startBody("chest_0"))
             let first = try #require(StandInDevice.pushToken(activityID: id))
@@ -92,20 +97,69 @@ struct ChestAttributes: ActivityAttributes {
         StandInDevice.register(ChestAttributes.self)
         // Started by push while the app was not running: iOS lists it at launch, its token already issued.
         let running = try StandInDevice.startFromPush(Self.startBody("chest_1"))
-        let token = try #require(StandInDevice.pushToken(activityID: running))
+        let token = String(PushTokenHex.encode(try #require(StandInDevice.pushToken(activityID: running))).prefix(4))
+        let store = FileManager.default.temporaryDirectory.appendingPathComponent("la-\(UUID())")
+        let server = ScriptedServer()
+        try await server.run { url in
+            let first = GatewayClientRetryTests.client(url, store: store)
+            let watch = first.watch(Activity<ChestAttributes>.self, name: { $0.chestID })
+            try await within(.seconds(10), "the first restore") { await watch.restored() }
+            let launch = Self.calls(server)
+            #expect(launch.contains("PUT /api/channels/c-1/live-activities/chest_1 token=\(token)"))
+            #expect(
+                launch.last == "POST /api/channels/c-1/live-activities/reconcile keep=\(running)", "after the track")
+            let types = server.requests.last?.body["attributes_types"] as? [String]
+            #expect(types == ["ChestAttributes"], "only the watched types' instances may end")
+
+            // The process dies; a new one restores from the same store: no registration, the same instance.
+            StandInDevice.relaunchApp()
+            let second = GatewayClientRetryTests.client(url, store: store)
+            let again = second.watch(Activity<ChestAttributes>.self, name: { $0.chestID })
+            try await within(.seconds(10), "the restore after relaunch") { await again.restored() }
+            again.cancel()
+            #expect(
+                Array(Self.calls(server).dropFirst(launch.count)) == [
+                    "PUT /api/channels/c-1/live-activities/chest_1 token=\(token)",
+                    "POST /api/channels/c-1/live-activities/reconcile keep=\(running)",
+                ])
+        }
+    }
+
+    @Test func oneReconcileForEveryWatchedType() async throws {
+        StandInDevice.reset()
         let server = ScriptedServer()
         try await server.run { url in
             let client = GatewayClientRetryTests.client(url)
-            let watch = client.watch(Activity<ChestAttributes>.self, name: { $0.chestID })
-            await watch.restored()
+            let watch = client.watch(
+                .activity(Activity<ChestAttributes>.self, name: { $0.chestID }),
+                .activity(Activity<MatchStandInAttributes>.self, attributesType: "Match", name: { $0.matchID }))
+            try await within(.seconds(10), "the restore") { await watch.restored() }
             watch.cancel()
-            let calls = Self.calls(server)
-            #expect(
-                calls.contains(
-                    "PUT /api/channels/c-1/live-activities/chest_1 token=\(PushTokenHex.encode(token).prefix(4))"))
-            #expect(calls.last == "POST /api/channels/c-1/live-activities/reconcile keep=\(running)", "after the track")
-            #expect(calls.filter { $0.hasSuffix("reconcile keep=\(running)") }.count == 1)
         }
+        let reconciles = server.requests.filter { $0.path.hasSuffix("/reconcile") }
+        #expect(reconciles.count == 1)
+        #expect(Set(reconciles.first?.body["attributes_types"] as? [String] ?? []) == ["ChestAttributes", "Match"])
+    }
+
+    /// A call that fails after the client's retries is not lost: the watch sends it again until it is accepted.
+    @Test func aFailedCallIsSentAgainLater() async throws {
+        StandInDevice.reset()
+        StandInDevice.register(ChestAttributes.self)
+        StandInDevice.issuePushToStartToken(for: ChestAttributes.self)
+        let server = ScriptedServer()
+        for _ in 0..<3 { server.enqueue("PUT /api/channels/c-1/push-to-start/", .init(status: 503, body: "{}")) }
+        try await server.run { url in
+            let client = GatewayClientRetryTests.client(url)
+            let watch = client.watch(
+                Activity<ChestAttributes>.self, name: { $0.chestID }, resyncInterval: .milliseconds(100))
+            try await within(.seconds(10), "the restore") { await watch.restored() }
+            try await within(.seconds(10), "the token accepted") {
+                while await !watch.isSynced { try await Task.sleep(for: .milliseconds(20)) }
+            }
+            watch.cancel()
+        }
+        let sent = server.requests.filter { $0.path.contains("/push-to-start/") }
+        #expect(sent.count == 4, "three refused with 503 (one call and its retries), then sent again and accepted")
     }
 
     @Test func aLocalStartUsesTheNamesBroadcastChannel() async throws {

@@ -38,6 +38,12 @@ extension GatewayClient {
         try self.loadRecord().broadcastActivities[activityID]
     }
 
+    /// Forgets the broadcast channels of activities that no longer run (dismissed while the app was not running).
+    public func forgetBroadcastChannels(except running: Set<String>) throws {
+        guard try self.loadRecord().broadcastActivities.keys.contains(where: { !running.contains($0) }) else { return }
+        try self.mutateRecord { $0.broadcastActivities = $0.broadcastActivities.filter { running.contains($0.key) } }
+    }
+
     // MARK: registration
 
     /// `POST /api/channels`: one registration at a time; presenting the channel secret when the install has one
@@ -73,7 +79,10 @@ extension GatewayClient {
             if let secret = answer.channelSecret { $0.channelSecret = secret }
         }
         if let previous, previous != answer.channelID {
-            for handler in self.channelChangeHandlers { await handler(answer.channelID) }
+            // After this registration is over (a handler's calls may need the channel): not awaited here.
+            let handlers = Array(self.channelChangeHandlers.values)
+            let id = answer.channelID
+            Task { for handler in handlers { await handler(id) } }
         }
         return answer.channelID
     }
@@ -84,23 +93,24 @@ extension GatewayClient {
 
     // MARK: calls
 
-    /// A call on this install's channel (`/api/channels/{id}` + `suffix`), registering first if needed; a 404 (the
-    /// channel is gone at the gateway) registers again once, on a new channel, and retries.
+    /// A call on this install's channel (`/api/channels/{id}` + `suffix`), registering first if needed. A 404 that
+    /// names the channel (`details.path` `channel_id`: the channel is gone at the gateway; a 404 of something under
+    /// it names that) registers the install again once, presenting its secret, and retries on the channel the
+    /// gateway answers; if that is the same channel, the 404 stands.
     func channelCall<Answer: Decodable>(
         _ method: String, _ suffix: String, body: [String: Any]? = nil, query: [URLQueryItem] = [],
         idempotencyKey: String? = nil, reregister: Bool = true
     ) async throws -> Answer {
-        let channelID = try await self.register()
+        let channelID = try await self.channel()
         do {
             return try await self.call(
                 method, "/api/channels/\(channelID)\(suffix)", body: body, query: query,
                 channelSecret: self.record?.channelSecret, idempotencyKey: idempotencyKey)
-        } catch LiveActivitiesError.rejected(let rejection) where rejection.status == 404 && reregister {
-            try self.mutateRecord {
-                $0.channelID = nil
-                $0.channelSecret = nil
-            }
+        } catch LiveActivitiesError.rejected(let rejection)
+            where rejection.status == 404 && rejection.path == "channel_id" && reregister
+        {
             let newID = try await self.registerAgain()
+            guard newID != channelID else { throw LiveActivitiesError.rejected(rejection) }
             return try await self.call(
                 method, "/api/channels/\(newID)\(suffix)", body: body, query: query,
                 channelSecret: self.record?.channelSecret, idempotencyKey: idempotencyKey)

@@ -16,7 +16,10 @@ public actor GatewayClient {
     /// Settings sent with every registration (the first, and a re-registration after a 404).
     var settings: ChannelSettings
     /// Called after the install registered again on a new channel, so that what the old one knew is sent again.
-    var channelChangeHandlers: [@Sendable (String) async -> Void] = []
+    var channelChangeHandlers: [UUID: @Sendable (String) async -> Void] = [:]
+    /// After `forget()`: channel calls throw `.forgotten` until `register()` is called (a running watch must not
+    /// register the install again behind the user's back).
+    var forgotten = false
 
     public init(
         configuration: LiveActivitiesConfiguration, store: (any InstallStore)? = nil,
@@ -44,6 +47,13 @@ public actor GatewayClient {
     /// The channel id, registering the install first if it has none (concurrent callers share one registration).
     @discardableResult
     public func register() async throws -> String {
+        self.forgotten = false
+        return try await self.channel()
+    }
+
+    /// The channel id, registering if the install has none (not after `forget()`).
+    func channel() async throws -> String {
+        guard !self.forgotten else { throw LiveActivitiesError.forgotten }
         if let id = try self.loadRecord().channelID { return id }
         return try await self.registerAgain()
     }
@@ -52,6 +62,7 @@ public actor GatewayClient {
     @discardableResult
     public func register(_ settings: ChannelSettings) async throws -> String {
         self.settings = settings
+        self.forgotten = false
         if try self.loadRecord().channelID != nil {
             try await self.updateChannel(settings.body(installID: nil))
             return try self.loadRecord().channelID!
@@ -74,6 +85,7 @@ public actor GatewayClient {
     }
 
     /// Forgets the install at the gateway (logout, GDPR: the channel, its tags, tokens and instances) and here.
+    /// Until `register()` is called again, channel calls throw `.forgotten` (a running `watch` sends nothing).
     @discardableResult
     public func forget() async throws -> ForgetCounts? {
         struct Removed: Decodable { var removed: ForgetCounts }
@@ -84,13 +96,20 @@ public actor GatewayClient {
         }
         try self.store.clear()
         self.record = nil
+        self.forgotten = true
         return counts
     }
 
-    /// Runs `handler` with the new channel id whenever the install registers again on a new channel.
-    public func onChannelChange(_ handler: @escaping @Sendable (String) async -> Void) {
-        self.channelChangeHandlers.append(handler)
+    /// Runs `handler` with the new channel id whenever the install registers again on a new channel; returns its
+    /// key for `removeChannelChangeHandler`.
+    @discardableResult
+    public func onChannelChange(_ handler: @escaping @Sendable (String) async -> Void) -> UUID {
+        let key = UUID()
+        self.channelChangeHandlers[key] = handler
+        return key
     }
+
+    public func removeChannelChangeHandler(_ key: UUID) { self.channelChangeHandlers[key] = nil }
 
     // MARK: tokens and instances
 
@@ -141,12 +160,13 @@ public actor GatewayClient {
     }
 
     /// Ends at the gateway every instance of this channel that is not among `systemActivityIDs` (what ActivityKit
-    /// still lists). Returns how many ended.
+    /// still runs): of `attributesTypes` only, when given. Returns how many ended.
     @discardableResult
-    public func reconcile(keeping systemActivityIDs: [String]) async throws -> Int {
+    public func reconcile(keeping systemActivityIDs: [String], attributesTypes: [String]? = nil) async throws -> Int {
         struct Answer: Decodable { var ended: Int }
-        let answer: Answer = try await self.channelCall(
-            "POST", "/live-activities/reconcile", body: ["system_activity_ids": systemActivityIDs])
+        var body: [String: Any] = ["system_activity_ids": systemActivityIDs]
+        if let attributesTypes { body["attributes_types"] = attributesTypes }
+        let answer: Answer = try await self.channelCall("POST", "/live-activities/reconcile", body: body)
         return answer.ended
     }
 

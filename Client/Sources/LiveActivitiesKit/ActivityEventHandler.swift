@@ -1,7 +1,7 @@
 import Foundation
 
-/// The pure part of following one activity: which gateway call each event makes. Tokens are forwarded every time
-/// they change (they rotate, and the gateway needs every value); an end is reported once, a dismissal once and last.
+/// The pure part of following one activity: which call each event makes. Tokens are forwarded every time they change
+/// (they rotate, and the gateway needs every value); an end is reported once, a dismissal once and last.
 struct ActivityEventHandler {
     let instance: ActivityInstance
     let watcher: ActivityWatcher
@@ -23,7 +23,7 @@ struct ActivityEventHandler {
             await self.watcher.track(self.instance, token: token)
         case .noToken:
             // Tracked only where the install started it on a broadcast channel (remembered across launches).
-            await self.watcher.trackOnBroadcastChannel(self.instance)
+            await self.watcher.track(self.instance, token: nil)
         case .ended:
             guard !self.ended else { return }
             self.ended = true

@@ -27,12 +27,8 @@ struct WatchedActivityType<A: ActivityAttributes & SendableMetatype>: WatchedTyp
                     }
                 }
             }
-            var current: [String] = []
-            for activity in Activity<A>.activities {
-                if activity.activityState == .active || activity.activityState == .stale { current.append(activity.id) }
-                await self.follow(activity, watcher)
-            }
-            await watcher.restored(attributesType: self.attributesType, current: current)
+            for activity in Activity<A>.activities { await self.follow(activity, watcher) }
+            await watcher.restored(attributesType: self.attributesType)
             for await activity in started { await self.follow(activity, watcher) }
             await group.waitForAll()
         }

@@ -42,8 +42,6 @@ extension APIError {
                 .conflict, code: .conflict,
                 "The activity '\(id)' has ended; iOS gives a new activity a new id.",
                 details: ["path": "system_activity_id", "rule": "must not name an ended activity"])
-        case .endBeforeStart:
-            self = .validation(ValidationError(path: "query:at", rule: "must not be before the activity started"))
         }
     }
 }

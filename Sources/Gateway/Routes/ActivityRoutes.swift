@@ -82,7 +82,8 @@ struct ActivityRoutes {
         let channelID = try await self.access.channelID(request, context)
         let body = try await request.decodeJSON(ActivityReconciliation.self, limit: self.bodyLimit)
         let ended = try await self.activities.reconcile(
-            appID: tenant.appID, channelID: channelID, keeping: body.systemActivityIDs)
+            appID: tenant.appID, channelID: channelID, keeping: body.systemActivityIDs,
+            attributesTypes: body.attributesTypes)
         return OK(Count(count: ended, key: "ended"))
     }
 

@@ -57,7 +57,7 @@ struct ChannelRoutes {
         let body = try await request.decodeJSON(ChannelRegistration.self, limit: self.bodyLimit)
         try Self.permit(body, tenant)
         guard try await self.channels.update(appID: tenant.appID, channelID: id, body) else {
-            throw APIError.notFound("The channel")
+            throw APIError.notFound("The channel", path: "channel_id")
         }
         return OK(Registered(id))
     }
@@ -68,7 +68,7 @@ struct ChannelRoutes {
         let tenant = try context.requireTenant()
         let id = try Self.channelID(context)
         guard var channel = try await self.channels.lookup(appID: tenant.appID, channelID: id) else {
-            throw APIError.notFound("The channel")
+            throw APIError.notFound("The channel", path: "channel_id")
         }
         (channel.liveActivities, channel.pushToStart) = try await self.activities.summaries(
             appID: tenant.appID, channelID: id)
@@ -81,7 +81,7 @@ struct ChannelRoutes {
         let tenant = try context.requireTenant()
         let id = try await self.access.channelID(request, context)
         guard let counts = try await self.channels.forget(appID: tenant.appID, channelID: id)
-        else { throw APIError.notFound("The channel") }
+        else { throw APIError.notFound("The channel", path: "channel_id") }
         context.logger.info("channel forgotten", metadata: ["live_activities": "\(counts.liveActivities)"])
         return OK(Forgotten(removed: counts))
     }
@@ -90,7 +90,7 @@ struct ChannelRoutes {
         let tenant = try context.requireTenant()
         let id = try await self.access.channelID(request, context)
         guard try await self.channels.removeNamedUser(appID: tenant.appID, channelID: id) else {
-            throw APIError.notFound("The channel")
+            throw APIError.notFound("The channel", path: "channel_id")
         }
         return OK(Registered(id))
     }
@@ -121,7 +121,7 @@ struct ChannelRoutes {
     /// A malformed id cannot name a channel of this app: 404, like any other unknown id.
     static func channelID(_ context: GatewayContext) throws -> UUID {
         guard let raw = context.parameters.get("channel_id"), let id = UUID(uuidString: raw) else {
-            throw APIError.notFound("The channel")
+            throw APIError.notFound("The channel", path: "channel_id")
         }
         return id
     }

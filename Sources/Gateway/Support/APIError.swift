@@ -73,8 +73,11 @@ struct APIError: Error, HTTPResponseError {
         "An unexpected error occurred; the request id identifies it in the gateway's log.")
 
     /// An unknown channel, or one whose secret a device call did not present: the same answer for both.
+    /// `details.path` names the channel id: an app's client tells this 404 (register again) from a 404 of something
+    /// under the channel (an activity name it does not track), which names its own field.
     static let channelNotFound = APIError(
-        .notFound, code: .notFound, "The channel was not found, or X-Channel-Secret is not its channel_secret.")
+        .notFound, code: .notFound, "The channel was not found, or X-Channel-Secret is not its channel_secret.",
+        details: ["path": "channel_id"])
 
     /// A device registered an install id that has a channel, without that channel's secret.
     static let installIDTaken = APIError(
@@ -94,8 +97,8 @@ struct APIError: Error, HTTPResponseError {
         .serviceUnavailable, code: .unavailable, "The gateway is overloaded; retry after the time in Retry-After.",
         headers: [.retryAfter: "1"])
 
-    static func notFound(_ what: String) -> APIError {
-        APIError(.notFound, code: .notFound, "\(what) was not found.")
+    static func notFound(_ what: String, path: String? = nil) -> APIError {
+        APIError(.notFound, code: .notFound, "\(what) was not found.", details: path.map { ["path": $0] } ?? [:])
     }
 
     static func bodyTooLarge(limit: Int) -> APIError {

@@ -71,8 +71,6 @@ public enum RegistryError: Error, Equatable, Sendable {
     case channelNotFound
     /// The system activity id belongs to an instance that has ended.
     case activityEnded(systemActivityID: String)
-    /// An end report's `at` is before the instance started.
-    case endBeforeStart
 }
 
 /// How a push-to-start registration changed the stored token.
@@ -93,10 +91,12 @@ public protocol ActivityStore: Sendable {
     /// The device reports an instance under `name` ended (`ActivityEnd`): ends the current instance (only if its
     /// system activity id is the one given, when one is), recording when the device saw it end and whether it was
     /// dismissed; a dismissal given with a system activity id is also recorded on that instance once it has ended.
-    /// Throws `RegistryError.endBeforeStart` (nothing written) when `at` is before the instance started.
+    /// An `at` before the instance started is taken as its start (a device's clock may lag the gateway's).
     func untrack(appID: Int64, channelID: UUID, name: String, _ end: ActivityEnd) async throws -> ActivityEndResult
-    /// Ends every current instance whose system activity id is not listed; how many ended.
-    func reconcile(appID: Int64, channelID: UUID, keeping systemActivityIDs: [String]) async throws -> Int
+    /// Ends every current instance whose system activity id is not listed (only of `attributesTypes`, when given);
+    /// how many ended.
+    func reconcile(appID: Int64, channelID: UUID, keeping systemActivityIDs: [String], attributesTypes: [String]?)
+        async throws -> Int
     /// Current instances (active or invalid) and push-to-start registrations, for the lookup.
     func summaries(appID: Int64, channelID: UUID) async throws -> ([ActivitySummary], [PushToStartSummary])
 }

@@ -123,8 +123,9 @@ public struct PostgresActivityStore: ActivityStore {
         -> ActivityEndResult
     {
         // One statement. The instance: the current one under the name (with a system activity id, only if it is
-        // that one), or for a dismissal with an id, that instance once it has ended. `at` before it started (at
-        // whole seconds: `at` has no fraction) writes nothing. A concurrent end of the same instance counts once:
+        // that one), or for a dismissal with an id, that instance once it has ended. An `at` before it started is
+        // taken as its start: a device's clock may lag the gateway's, and its end is not lost for that. A
+        // concurrent end of the same instance counts once:
         // the update re-checks the state it read.
         let dismissed = end.reason == .dismissed
         let rows = try await self.database.client.query(
@@ -132,7 +133,7 @@ public struct PostgresActivityStore: ActivityStore {
             WITH ch AS (SELECT id FROM channels WHERE id = \(channelID) AND app_id = \(appID)),
             target AS (
                 SELECT la.id, la.state IN ('active', 'invalid') AS current, la.dismissed_at IS NOT NULL AS was_dismissed,
-                       coalesce(\(end.at), now()) < date_trunc('second', la.started_at) AS early
+                       greatest(coalesce(\(end.at), now()), la.started_at) AS at
                 FROM live_activities la
                 WHERE la.channel_id IN (SELECT id FROM ch) AND la.name = \(name)
                   AND CASE WHEN \(end.systemActivityID)::text IS NULL THEN la.state IN ('active', 'invalid')
@@ -146,30 +147,28 @@ public struct PostgresActivityStore: ActivityStore {
                 SET state = CASE WHEN t.current THEN 'ended' ELSE la.state END,
                     ended_reason = CASE WHEN t.current THEN 'untracked' ELSE la.ended_reason END,
                     ended_at = CASE WHEN t.current THEN now() ELSE la.ended_at END,
-                    device_ended_at = CASE WHEN t.current THEN coalesce(\(end.at), now()) ELSE la.device_ended_at END,
-                    dismissed_at = CASE WHEN \(dismissed) THEN coalesce(la.dismissed_at, \(end.at), now())
-                                        ELSE la.dismissed_at END
+                    device_ended_at = CASE WHEN t.current THEN t.at ELSE la.device_ended_at END,
+                    dismissed_at = CASE WHEN \(dismissed) THEN coalesce(la.dismissed_at, t.at) ELSE la.dismissed_at END
                 FROM target t
-                WHERE la.id = t.id AND NOT t.early AND (la.state IN ('active', 'invalid')) = t.current
+                WHERE la.id = t.id AND (la.state IN ('active', 'invalid')) = t.current
                   AND (t.current OR NOT t.was_dismissed)
                 RETURNING t.current
             )
             SELECT (SELECT count(*) FROM ch), (SELECT count(*) FROM done WHERE current), (SELECT count(*) FROM done),
-                   coalesce((SELECT early FROM target), false),
                    coalesce((SELECT was_dismissed AND NOT current FROM target), false)
             """,
             logger: self.logger)
-        for try await (channels, ended, changed, early, already) in rows.decode((Int64, Int64, Int64, Bool, Bool).self)
-        {
+        for try await (channels, ended, changed, already) in rows.decode((Int64, Int64, Int64, Bool).self) {
             guard channels == 1 else { throw RegistryError.channelNotFound }
-            if early { throw RegistryError.endBeforeStart }
             return ActivityEndResult(
                 ended: Int(ended), recorded: changed > 0 || (dismissed && already), isNew: changed > 0)
         }
         throw RegistryError.channelNotFound
     }
 
-    public func reconcile(appID: Int64, channelID: UUID, keeping systemActivityIDs: [String]) async throws -> Int {
+    public func reconcile(
+        appID: Int64, channelID: UUID, keeping systemActivityIDs: [String], attributesTypes: [String]?
+    ) async throws -> Int {
         try await self.countingChannelStatement(
             """
             WITH ch AS (SELECT id FROM channels WHERE id = \(channelID) AND app_id = \(appID)),
@@ -177,6 +176,7 @@ public struct PostgresActivityStore: ActivityStore {
                 UPDATE live_activities SET state = 'ended', ended_reason = 'reconciled', ended_at = now()
                 WHERE channel_id IN (SELECT id FROM ch) AND state IN ('active', 'invalid')
                   AND system_activity_id <> ALL(\(systemActivityIDs)::text[])
+                  AND (\(attributesTypes)::text[] IS NULL OR attributes_type = ANY(\(attributesTypes)::text[]))
                 RETURNING 1
             )
             SELECT (SELECT count(*) FROM ch), (SELECT count(*) FROM done)
