@@ -39,10 +39,10 @@ let client = Client(
     middlewares: [BasicAuthentication(header: "Basic \(credentials)")])
 
 // {"AND": [{"OR": [{"tag": ["sports", "news"]}]}, {"NOT": {"named_user": "nobody"}}]}
-let audience = Components.Schemas.Audience.AudienceAND(
+let audience = Components.Schemas.Audience.AudienceAndUpper(
     .init(AND: [
-        .AudienceOR(.init(OR: [.AudienceTag(.init(tag: .case2(["sports", "news"])))])),
-        .AudienceNOT(.init(NOT: .AudienceNamedUser(.init(named_user: .case1("nobody"))))),
+        .AudienceOrUpper(.init(OR: [.AudienceTag(.init(tag: .case2(["sports", "news"])))])),
+        .AudienceNotUpper(.init(NOT: .AudienceNamedUser(.init(named_user: .case1("nobody"))))),
     ]))
 let push = Components.Schemas.PushRequest(
     audience: audience, device_types: .case2([.ios]),
