@@ -1,5 +1,9 @@
 import Foundation
+import LiveActivitiesCore
+import PostgresNIO
 import Testing
+
+@testable import PostgresStore
 
 /// Bodies copied from Airship's API reference: compound operators in upper case, a list of values for a selector
 /// (any of them). Accepted by `/api/push/validate` and `/api/push`, and delivered to exactly the devices they select.
@@ -70,6 +74,27 @@ import Testing
             }
             let count = try await gw.database.scalar("SELECT count(*)::int FROM pushes", as: Int.self)
             #expect(count == 0)
+        }
+    }
+
+    /// A stored list of named users (`{"named_user":[...]}`, as a list's audience is kept) is never taken as surely
+    /// disjoint from a named user: supersession compares the two.
+    @Test func aStoredListOfNamedUsersIsNotSurelyDisjoint() async throws {
+        try await withTestDatabase { database in
+            let cases: [(user: String, stored: String, disjoint: Bool)] = [
+                ("alice", #"{"named_user":["alice","bob"]}"#, false),
+                ("carol", #"{"named_user":["alice","bob"]}"#, false),
+                ("carol", #"{"named_user":"alice"}"#, true),
+                ("alice", #"{"named_user":"alice"}"#, false),
+            ]
+            for (user, stored, disjoint) in cases {
+                var sql = SQLBuilder()
+                let column = "(\(sql.bind(stored))::jsonb)"
+                let predicate = try #require(Audience.namedUser(user).surelyDisjoint(&sql, column: column))
+                let rows = try await database.client.query(
+                    PostgresQuery(unsafeSQL: "SELECT \(predicate)", binds: sql.binds))
+                for try await value in rows.decode(Bool.self) { #expect(value == disjoint, "\(user) vs \(stored)") }
+            }
         }
     }
 }
