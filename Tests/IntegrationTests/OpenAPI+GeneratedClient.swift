@@ -18,7 +18,7 @@ import Testing
             print("openapi client: built in \(ContinuousClock.now - started)")
 
             let port = try #require(gw.client.port)
-            let result = try await OpenAPIClientPackage.run(
+            let result = try await ChildProcess.run(
                 OpenAPIClientPackage.program, ["http://127.0.0.1:\(port)", app.key, app.masterSecret],
                 deadline: .seconds(60))
             try #require(

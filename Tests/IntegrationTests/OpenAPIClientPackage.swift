@@ -27,41 +27,11 @@ enum OpenAPIClientPackage {
 
     /// `swift build` of the copy; its exit status and output.
     static func build(deadline: Duration) async throws -> (status: Int32, output: String) {
-        try await Self.run(
+        try await ChildProcess.run(
             "/usr/bin/env", ["swift", "build", "--package-path", Self.copy, "--scratch-path", Self.scratch],
             deadline: deadline)
     }
 
     /// The built program's path.
     static var program: String { Self.scratch + "/debug/OpenAPIClientCheck" }
-
-    /// Runs a program to its end (killed at the deadline); its exit status and what it printed (stdout and stderr).
-    static func run(_ path: String, _ arguments: [String], deadline: Duration) async throws -> (
-        status: Int32, output: String
-    ) {
-        let log = FileManager.default.temporaryDirectory.appendingPathComponent("lagw-openapi-\(UUID()).log")
-        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
-        defer { try? FileManager.default.removeItem(at: log) }
-        let handle = try FileHandle(forWritingTo: log)
-        defer { try? handle.close() }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: path)
-        process.arguments = arguments
-        process.standardOutput = handle
-        process.standardError = handle
-        try process.run()
-        let end = ContinuousClock.now + deadline
-        while process.isRunning && ContinuousClock.now < end { try await Task.sleep(for: .milliseconds(50)) }
-        var timedOut = false
-        if process.isRunning {
-            timedOut = true
-            process.terminate()
-            let killed = ContinuousClock.now + .seconds(10)
-            while process.isRunning && ContinuousClock.now < killed { try await Task.sleep(for: .milliseconds(20)) }
-            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-        }
-        let output = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
-        if timedOut { return (-1, "\(path) \(arguments) did not finish within \(deadline):\n\(output)") }
-        return (process.terminationStatus, output)
-    }
 }

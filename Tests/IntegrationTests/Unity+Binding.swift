@@ -10,7 +10,7 @@ import Testing
         defer { try? FileManager.default.removeItem(at: work) }
         let library = try UnityTools.library()
         let program = work.appendingPathComponent("client_check")
-        let compiled = try await UnityTools.run(
+        let compiled = try await ChildProcess.run(
             try UnityTools.tool("cc"),
             [
                 "-std=c11", "-D_DEFAULT_SOURCE", "-Wall", "-Werror", "-I", UnityTools.root + "/Client/Unity/include",
@@ -24,7 +24,7 @@ import Testing
             let app = try await gw.createApp()
             let port = try #require(gw.client.port)
             let store = work.appendingPathComponent("store-c").path
-            let result = try await UnityTools.run(
+            let result = try await ChildProcess.run(
                 program.path, ["http://127.0.0.1:\(port)", app.key, app.appSecret, store], deadline: .seconds(120))
             #expect(result.status == 0, "client_check exited \(result.status):\n\(result.output)")
             for step in [
@@ -71,12 +71,12 @@ import Testing
         let library = try UnityTools.library()
         let binding = UnityTools.root + "/Client/Unity/Runtime/LiveActivities.cs"
         let mcs = try UnityTools.tool("mcs")
-        let dll = try await UnityTools.run(
+        let dll = try await ChildProcess.run(
             mcs, ["-target:library", "-out:" + work.appendingPathComponent("LiveActivities.dll").path, binding])
         try #require(dll.status == 0, "mcs failed:\n\(dll.output)")
 
         let exe = work.appendingPathComponent("BindingCheck.exe").path
-        let compiled = try await UnityTools.run(
+        let compiled = try await ChildProcess.run(
             mcs, ["-out:" + exe, binding, UnityTools.fixture("BindingCheck.cs")])
         try #require(compiled.status == 0, "mcs failed:\n\(compiled.output)")
 
@@ -84,7 +84,7 @@ import Testing
             let app = try await gw.createApp()
             let port = try #require(gw.client.port)
             let store = work.appendingPathComponent("store-cs").path
-            let result = try await UnityTools.run(
+            let result = try await ChildProcess.run(
                 try UnityTools.tool("mono"), [exe, "http://127.0.0.1:\(port)", app.key, app.appSecret, store],
                 environment: ["LD_LIBRARY_PATH": library.deletingLastPathComponent().path], deadline: .seconds(120))
             #expect(result.status == 0, "BindingCheck exited \(result.status):\n\(result.output)")
@@ -143,35 +143,5 @@ private enum UnityTools {
             let range = line.range(of: #""channel_id":""#)
         else { return nil }
         return UUID(uuidString: String(line[range.upperBound...].prefix(36)))
-    }
-
-    /// Runs a program to its end (killed at the deadline); its exit status and what it printed (stdout and stderr).
-    static func run(
-        _ path: String, _ arguments: [String], environment: [String: String] = [:], deadline: Duration = .seconds(60)
-    ) async throws -> (status: Int32, output: String) {
-        let log = FileManager.default.temporaryDirectory.appendingPathComponent("lagw-unity-\(UUID()).log")
-        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
-        defer { try? FileManager.default.removeItem(at: log) }
-        let handle = try FileHandle(forWritingTo: log)
-        defer { try? handle.close() }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: path)
-        process.arguments = arguments
-        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-        process.standardOutput = handle
-        process.standardError = handle
-        try process.run()
-        let end = ContinuousClock.now + deadline
-        while process.isRunning && ContinuousClock.now < end { try await Task.sleep(for: .milliseconds(20)) }
-        var timedOut = false
-        if process.isRunning {
-            timedOut = true
-            kill(process.processIdentifier, SIGKILL)
-            let killed = ContinuousClock.now + .seconds(10)
-            while process.isRunning && ContinuousClock.now < killed { try await Task.sleep(for: .milliseconds(20)) }
-        }
-        let output = "\n" + ((try? String(contentsOf: log, encoding: .utf8)) ?? "")
-        if timedOut { return (-1, "\(path) did not finish within \(deadline):\(output)") }
-        return (process.terminationStatus, output)
     }
 }
