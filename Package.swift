@@ -13,7 +13,7 @@ let package = Package(
         .executable(name: "worker", targets: ["Worker"]),
         .executable(name: "apns-sim", targets: ["APNsSimulator"]),
         .executable(name: "bench", targets: ["Bench"]),
-        .library(name: "APNsTransport", targets: ["APNsTransport"]),
+        .library(name: "APNsTransport", targets: ["APNsTransport", "APNsCommon"]),
         .library(name: "LiveActivitiesCore", targets: ["LiveActivitiesCore"]),
     ],
     dependencies: [
@@ -36,22 +36,40 @@ let package = Package(
         // The device half, a package of its own (apps add `Client/` alone); tested here against the real gateway.
         .package(path: "Client"),
     ],
-    // The arrows tell the architecture: a pure domain core; an APNs transport that knows nothing of it; the
-    // PostgreSQL store over the core; delivery (the worker's job handlers, broadcast channels) over the store and
-    // the transport. The gateway reaches Apple only through `Delivery.BroadcastChannels` (channel management, on
-    // request); every notification is sent by a worker.
+    // The arrows tell the architecture: a pure domain core; APNs' provider tokens and endpoints (`APNsCommon`) under
+    // an HTTP/2 transport and a broadcast client that know nothing of the core; the PostgreSQL store over the core;
+    // broadcast channel management over the store and the broadcast client; delivery (the worker's job handlers)
+    // over all of them. The gateway links neither the transport nor delivery: it reaches Apple only through
+    // `BroadcastManagement` (channel management, on request); every notification is sent by a worker.
     targets: [
         .target(name: "LiveActivitiesCore", swiftSettings: swiftSettings),
         .target(
+            name: "APNsCommon",
+            dependencies: [.product(name: "Crypto", package: "swift-crypto")],
+            swiftSettings: swiftSettings
+        ),
+        .target(
             name: "APNsTransport",
             dependencies: [
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                "APNsCommon",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "DequeModule", package: "swift-collections"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHPACK", package: "swift-nio-http2"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "APNsBroadcast",
+            dependencies: [
+                "APNsCommon",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ],
             swiftSettings: swiftSettings
@@ -71,20 +89,30 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .target(
-            name: "Delivery",
+            name: "BroadcastManagement",
             dependencies: [
-                "APNsTransport", "LiveActivitiesCore", "PostgresStore",
+                "APNsBroadcast", "APNsCommon", "LiveActivitiesCore", "PostgresStore",
+                .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "Delivery",
+            dependencies: [
+                "APNsBroadcast", "APNsCommon", "APNsTransport", "BroadcastManagement", "LiveActivitiesCore",
+                "PostgresStore",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             swiftSettings: swiftSettings
         ),
         .executableTarget(
             name: "Gateway",
             dependencies: [
-                "APNsTransport", "Delivery", "LiveActivitiesCore", "PostgresStore",
+                "APNsBroadcast", "BroadcastManagement", "LiveActivitiesCore", "PostgresStore",
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -98,7 +126,8 @@ let package = Package(
         .executableTarget(
             name: "Worker",
             dependencies: [
-                "APNsTransport", "Delivery", "LiveActivitiesCore", "PostgresStore",
+                "APNsBroadcast", "APNsCommon", "APNsTransport", "BroadcastManagement", "Delivery", "LiveActivitiesCore",
+                "PostgresStore",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
@@ -109,7 +138,7 @@ let package = Package(
         .target(
             name: "Simulator",
             dependencies: [
-                "APNsTransport",
+                "APNsCommon", "APNsTransport",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdHTTP2", package: "hummingbird"),
@@ -133,7 +162,7 @@ let package = Package(
         .executableTarget(
             name: "Bench",
             dependencies: [
-                "APNsTransport", "LiveActivitiesCore", "Simulator",
+                "APNsCommon", "APNsTransport", "LiveActivitiesCore", "Simulator",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: swiftSettings
@@ -157,7 +186,9 @@ let package = Package(
         .testTarget(name: "DeliveryTests", dependencies: ["Delivery", "APNsTransport"], swiftSettings: swiftSettings),
         .testTarget(
             name: "SimulatorTests",
-            dependencies: ["Simulator", "APNsTransport", .product(name: "Crypto", package: "swift-crypto")],
+            dependencies: [
+                "Simulator", "APNsCommon", "APNsTransport", .product(name: "Crypto", package: "swift-crypto"),
+            ],
             swiftSettings: swiftSettings
         ),
         .testTarget(
@@ -175,7 +206,8 @@ let package = Package(
         .testTarget(
             name: "IntegrationTests",
             dependencies: [
-                "APNsTransport", "Delivery", "LiveActivitiesCore", "PostgresStore", "Gateway", "Worker", "Simulator",
+                "APNsBroadcast", "APNsCommon", "APNsTransport", "BroadcastManagement", "Delivery", "LiveActivitiesCore",
+                "PostgresStore", "Gateway", "Worker", "Simulator",
                 .product(name: "LiveActivitiesClient", package: "Client"),
                 .product(name: "LiveActivitiesKit", package: "Client"),
                 .product(name: "ActivityKitStandIn", package: "Client"),

@@ -1,3 +1,4 @@
+import APNsCommon
 import Foundation
 import Logging
 import NIOCore

@@ -1,3 +1,4 @@
+import APNsCommon
 import NIOCore
 
 /// The requests of one submit to one connection slot, answered together: one promise for the lot, not one per

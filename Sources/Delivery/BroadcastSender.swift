@@ -1,4 +1,5 @@
-import APNsTransport
+import APNsBroadcast
+import BroadcastManagement
 import Foundation
 import LiveActivitiesCore
 import Logging

@@ -1,3 +1,4 @@
+import APNsCommon
 import APNsTransport
 import LiveActivitiesCore
 import PostgresStore

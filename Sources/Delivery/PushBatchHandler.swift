@@ -1,4 +1,6 @@
+import APNsCommon
 import APNsTransport
+import BroadcastManagement
 import Foundation
 import LiveActivitiesCore
 import Logging

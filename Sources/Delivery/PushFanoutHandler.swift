@@ -1,4 +1,3 @@
-import APNsTransport
 import Foundation
 import LiveActivitiesCore
 import Logging

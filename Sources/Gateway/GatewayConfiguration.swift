@@ -1,5 +1,5 @@
-import APNsTransport
-import Delivery
+import APNsBroadcast
+import BroadcastManagement
 import LiveActivitiesCore
 import Logging
 import NIOCore

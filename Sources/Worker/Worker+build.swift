@@ -1,4 +1,6 @@
+import APNsBroadcast
 import APNsTransport
+import BroadcastManagement
 import Delivery
 import Foundation
 import Hummingbird

@@ -1,4 +1,3 @@
-import APNsTransport
 import ArgumentParser
 import Delivery
 import Foundation

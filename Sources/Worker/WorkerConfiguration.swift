@@ -1,4 +1,7 @@
+import APNsBroadcast
+import APNsCommon
 import APNsTransport
+import BroadcastManagement
 import Delivery
 import LiveActivitiesCore
 import Logging

@@ -1,3 +1,5 @@
+import APNsBroadcast
+import APNsCommon
 import APNsTransport
 import Foundation
 import PostgresStore

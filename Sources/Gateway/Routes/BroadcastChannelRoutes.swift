@@ -1,4 +1,4 @@
-import Delivery
+import BroadcastManagement
 import Foundation
 import Hummingbird
 import LiveActivitiesCore

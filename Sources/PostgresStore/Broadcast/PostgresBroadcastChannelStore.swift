@@ -4,7 +4,8 @@ import Logging
 import PostgresNIO
 
 /// The broadcast channels of each app, in the app's current APNs environment: one per activity name. Every call is
-/// scoped by app id. Apple's side (creating and deleting the channel there) is `BroadcastChannels`' in `Delivery`.
+/// scoped by app id. Apple's side (creating and deleting the channel there) is `BroadcastChannels`' in
+/// `BroadcastManagement`.
 public struct PostgresBroadcastChannelStore: Sendable {
     let database: Database
 

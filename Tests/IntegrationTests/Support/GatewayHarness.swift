@@ -1,3 +1,4 @@
+import APNsBroadcast
 import APNsTransport
 import Foundation
 import HTTPTypes

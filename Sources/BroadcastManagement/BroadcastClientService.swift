@@ -1,4 +1,4 @@
-import APNsTransport
+import APNsBroadcast
 import ServiceLifecycle
 
 /// Closes the broadcast client's connections when the service group shuts down.

@@ -1,6 +1,6 @@
+import APNsCommon
 import AsyncHTTPClient
 import Foundation
-import Logging
 import NIOCore
 import NIOHTTP1
 import NIOPosix
@@ -141,7 +141,9 @@ public final class APNsBroadcastClient: Sendable {
         }
         guard let http = made else { throw .shutdown }
         do {
-            let response = try await http.execute(request, timeout: TimeAmount(self.timeout))
+            let (seconds, attoseconds) = self.timeout.components
+            let timeout = TimeAmount.nanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
+            let response = try await http.execute(request, timeout: timeout)
             let bytes = try await response.body.collect(upTo: 1 << 20)
             let data = Data(bytes.readableBytesView)
             struct ErrorBody: Decodable { var reason: String? }

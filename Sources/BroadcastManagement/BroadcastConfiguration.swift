@@ -1,4 +1,5 @@
-import APNsTransport
+import APNsBroadcast
+import APNsCommon
 import LiveActivitiesCore
 import NIOSSL
 import PostgresStore

@@ -19,8 +19,8 @@ public final class ProviderTokenCache: Sendable {
     }
 
     /// A token as a connection keeps it: valid for it while the cache has not changed since and it is fresh.
-    struct Held {
-        var token: String
+    package struct Held {
+        package var token: String
         var freshUntil: Date
         var version: Int
     }
@@ -36,7 +36,8 @@ public final class ProviderTokenCache: Sendable {
     /// `now` is injectable so tests can move time; `refreshAfter` is clamped to Apple's 20-60 minutes.
     public init(refreshAfter: Duration = .seconds(50 * 60), now: @escaping @Sendable () -> Date = { Date() }) {
         self.now = now
-        self.refreshAfter = min(max(refreshAfter.seconds, 20 * 60), 60 * 60)
+        let (seconds, attoseconds) = refreshAfter.components
+        self.refreshAfter = min(max(Double(seconds) + Double(attoseconds) / 1e18, 20 * 60), 60 * 60)
     }
 
     /// How many tokens were minted (for metrics and tests).
@@ -47,7 +48,7 @@ public final class ProviderTokenCache: Sendable {
     }
 
     /// The token to send with, and what `isCurrent` needs to tell whether it still is.
-    func held(teamID: String, keyID: String, signingKey: APNsSigningKey) throws -> Held {
+    package func held(teamID: String, keyID: String, signingKey: APNsSigningKey) throws -> Held {
         let key = Key(teamID: teamID, keyID: keyID, fingerprint: signingKey.fingerprint)
         let now = self.now()
         return try self.entries.withLock { entries in
@@ -67,7 +68,7 @@ public final class ProviderTokenCache: Sendable {
 
     /// Whether `held` is still the token `held(...)` would return: nothing minted or dropped since, and not due for
     /// a refresh. (Another key's mint also counts as a change: the holder asks again, once.)
-    func isCurrent(_ held: Held) -> Bool {
+    package func isCurrent(_ held: Held) -> Bool {
         self.version.load(ordering: .relaxed) == held.version && self.now() < held.freshUntil
     }
 

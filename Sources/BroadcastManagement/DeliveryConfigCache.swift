@@ -1,4 +1,4 @@
-import APNsTransport
+import APNsCommon
 import LiveActivitiesCore
 import PostgresStore
 import Synchronization
@@ -8,18 +8,18 @@ import Synchronization
 ///
 /// A lock, not an actor, for the reason `UpdateBudgetCache` gives (a hit waited up to 19 ms for the actor on a
 /// saturated machine). Two misses at once both read and unseal; the later write wins.
-final class DeliveryConfigCache: Sendable {
-    typealias Entry = (bundleID: String, credentials: APNsCredentials)
+package final class DeliveryConfigCache: Sendable {
+    package typealias Entry = (bundleID: String, credentials: APNsCredentials)
     private let apps: any AppStore
     private let ttl: Duration
     private let entries = Mutex<[Int64: (entry: Entry?, expires: ContinuousClock.Instant)]>([:])
 
-    init(apps: any AppStore, ttl: Duration = .seconds(30)) {
+    package init(apps: any AppStore, ttl: Duration = .seconds(30)) {
         self.apps = apps
         self.ttl = ttl
     }
 
-    func configuration(appID: Int64) async throws -> Entry? {
+    package func configuration(appID: Int64) async throws -> Entry? {
         let now = ContinuousClock.now
         if let cached = self.entries.withLock({ $0[appID] }), cached.expires > now { return cached.entry }
         let entry = try await self.apps.deliveryConfiguration(appID: appID).map { stored in

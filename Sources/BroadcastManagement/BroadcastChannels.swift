@@ -1,4 +1,5 @@
-import APNsTransport
+import APNsBroadcast
+import APNsCommon
 import Foundation
 import LiveActivitiesCore
 import Logging

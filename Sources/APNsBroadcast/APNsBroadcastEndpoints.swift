@@ -1,3 +1,5 @@
+import APNsCommon
+
 /// Where broadcast traffic goes, per environment. Apple's channel-management hosts are fixed; for sends Apple's text
 /// names the regular APNs host and shows `api-broadcast(.sandbox).push.apple.com` in its example, so both are
 /// configurable (`nil`: Apple's documented default).
