@@ -52,7 +52,6 @@ let package = Package(
             name: "APNsTransport",
             dependencies: [
                 "APNsCommon",
-                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "DequeModule", package: "swift-collections"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),

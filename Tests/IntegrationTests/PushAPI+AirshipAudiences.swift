@@ -77,8 +77,8 @@ import Testing
         }
     }
 
-    /// A stored list of named users (`{"named_user":[...]}`, as a list's audience is kept) is never taken as surely
-    /// disjoint from a named user: supersession compares the two.
+    /// A stored list of named users (`{"named_user":[...]}`, as a list's audience is kept), or an audience of another
+    /// kind, is never taken as surely disjoint from a named user: supersession compares the two.
     @Test func aStoredListOfNamedUsersIsNotSurelyDisjoint() async throws {
         try await withTestDatabase { database in
             let cases: [(user: String, stored: String, disjoint: Bool)] = [
@@ -86,6 +86,10 @@ import Testing
                 ("carol", #"{"named_user":["alice","bob"]}"#, false),
                 ("carol", #"{"named_user":"alice"}"#, true),
                 ("alice", #"{"named_user":"alice"}"#, false),
+                // Stored audiences of other kinds are never surely disjoint (false, not NULL).
+                ("alice", #""all""#, false),
+                ("alice", #"{"tag":"x","group":"device"}"#, false),
+                ("alice", #"{"and":[{"tag":"x"},{"named_user":"bob"}]}"#, false),
             ]
             for (user, stored, disjoint) in cases {
                 var sql = SQLBuilder()

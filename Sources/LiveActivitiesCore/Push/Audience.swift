@@ -43,7 +43,7 @@ public indirect enum Audience: Sendable, Equatable {
     }
 
     /// The tags of an `.or` of two or more tags of one group, as a list (nil for any other audience).
-    public var tagList: (tags: [String], group: String)? {
+    package var tagList: (tags: [String], group: String)? {
         guard case .or(let list) = self, list.count > 1, case .tag(_, let group) = list[0] else { return nil }
         var tags: [String] = []
         for case .tag(let tag, let each) in list where each == group { tags.append(tag) }
@@ -51,7 +51,7 @@ public indirect enum Audience: Sendable, Equatable {
     }
 
     /// The named users of an `.or` of two or more named users, as a list (nil for any other audience).
-    public var namedUserList: [String]? {
+    package var namedUserList: [String]? {
         guard case .or(let list) = self, list.count > 1 else { return nil }
         var users: [String] = []
         for case .namedUser(let user) in list { users.append(user) }

@@ -47,7 +47,9 @@ extension Audience {
             let listed = sql.bind(ids.map { $0.uuidString.lowercased() })
             return "(\(column) ? 'ios_channel' AND NOT ((\(column) -> 'ios_channel') ?| \(listed)::text[]))"
         case .namedUser(let user):
-            return "(jsonb_typeof(\(column) -> 'named_user') = 'string'"
+            // `?` first: a stored audience without the key (all, a tag, an `and`) gives false, not NULL, which a
+            // `NOT (...)` around it would turn into a dropped row.
+            return "(\(column) ? 'named_user' AND jsonb_typeof(\(column) -> 'named_user') = 'string'"
                 + " AND \(column) ->> 'named_user' <> \(sql.bind(user)))"
         default:
             return nil
