@@ -10,15 +10,7 @@ import Testing
     @Test func endsAndDismissalsAreRecordedAndCountedInTheStartsReport() async throws {
         try await EndToEndHarness.run(workers: 1) { e2e in
             let gw = e2e.gateway
-            var channels: [String] = []
-            for n in 1...3 {
-                let channel = try await gw.registerChannel(e2e.app, installID: "starter-\(n)")
-                channels.append(channel)
-                let registered = try await gw.request(
-                    .put, "/api/channels/\(channel)/push-to-start/MatchAttributes",
-                    json: #"{"token":"\#(hexToken(200 + n))"}"#, auth: e2e.app.device)
-                #expect(registered.status == .created)
-            }
+            let channels = try await gw.registerStarters(e2e.app, count: 3)
             let start = try await e2e.send(StartConfirmationTests.start(name: "game"))
             #expect((try await e2e.finished(start)["counts"] as? [String: Int])?["accepted"] == 3)
             for (n, channel) in channels.enumerated() {

@@ -2,6 +2,7 @@ import ActivityKitStandIn
 import Foundation
 import LiveActivitiesClient
 import LiveActivitiesKit
+import PostgresNIO
 import PostgresStore
 import Synchronization
 import Testing
@@ -64,11 +65,10 @@ struct MatchAttributes: ActivityAttributes {
             try await within(.seconds(30), "the first restore") { await watch.restored() }
             let channel = try #require(await client.channelID)
             let ptsHex = PushTokenHex.encode(pushToStart)
-            try await until("the push-to-start token at the gateway") {
-                try await db.scalar(
-                    "SELECT count(*)::int FROM push_to_start_tokens WHERE channel_id = \(UUID(uuidString: channel)!) AND token = \(ptsHex)",
-                    as: Int.self) == 1 ? () : nil
-            }
+            try await Self.waitForOneRow(
+                db, "the push-to-start token at the gateway",
+                "SELECT count(*)::int FROM push_to_start_tokens WHERE channel_id = \(UUID(uuidString: channel)!) AND token = \(ptsHex)"
+            )
 
             // A start by push, to the audience: the device starts the activity; the client tracks it.
             let start = try await e2e.send(Self.startJSON(match: "m1"))
@@ -112,11 +112,10 @@ struct MatchAttributes: ActivityAttributes {
 
             // The user dismisses it: the gateway records when, and the start's report counts it.
             try StandInDevice.dismiss(activityID: activityID)
-            try await until("the dismissal recorded") {
-                try await db.scalar(
-                    "SELECT count(*)::int FROM live_activities WHERE system_activity_id = \(activityID) AND dismissed_at IS NOT NULL AND state = 'ended'",
-                    as: Int.self) == 1 ? () : nil
-            }
+            try await Self.waitForOneRow(
+                db, "the dismissal recorded",
+                "SELECT count(*)::int FROM live_activities WHERE system_activity_id = \(activityID) AND dismissed_at IS NOT NULL AND state = 'ended'"
+            )
             let report = try await e2e.finished(start)
             #expect((report["starts"] as? [String: Any])?["dismissed"] as? Int == 1, "\(report)")
 
@@ -170,11 +169,10 @@ struct MatchAttributes: ActivityAttributes {
             let new = try await until("a new channel") { await client.channelID.flatMap { $0 == old ? nil : $0 } }
             try await Self.waitTracked(db, activityID: id, token: token)
             let hex = PushTokenHex.encode(pushToStart)
-            try await until("the push-to-start token on the new channel") {
-                try await db.scalar(
-                    "SELECT count(*)::int FROM push_to_start_tokens WHERE channel_id = \(UUID(uuidString: new)!) AND token = \(hex)",
-                    as: Int.self) == 1 ? () : nil
-            }
+            try await Self.waitForOneRow(
+                db, "the push-to-start token on the new channel",
+                "SELECT count(*)::int FROM push_to_start_tokens WHERE channel_id = \(UUID(uuidString: new)!) AND token = \(hex)"
+            )
             #expect(try await Self.instances(db, channel: new) == "m7:\(id):active")
             watch.cancel()
         }
@@ -183,11 +181,15 @@ struct MatchAttributes: ActivityAttributes {
     /// Waits until the gateway tracks the activity with that token.
     static func waitTracked(_ db: Database, activityID: String, token: Data) async throws {
         let hex = PushTokenHex.encode(token)
-        try await until("\(activityID) tracked with \(hex)") {
-            try await db.scalar(
-                "SELECT count(*)::int FROM live_activities WHERE system_activity_id = \(activityID) AND push_token = \(hex) AND state = 'active'",
-                as: Int.self) == 1 ? () : nil
-        }
+        try await Self.waitForOneRow(
+            db, "\(activityID) tracked with \(hex)",
+            "SELECT count(*)::int FROM live_activities WHERE system_activity_id = \(activityID) AND push_token = \(hex) AND state = 'active'"
+        )
+    }
+
+    /// Waits until `count` (a `SELECT count(*)::int`) answers 1.
+    static func waitForOneRow(_ db: Database, _ what: String, _ count: PostgresQuery) async throws {
+        try await until(what) { try await db.scalar(count, as: Int.self) == 1 ? () : nil }
     }
 
     /// Every instance of the channel as `name:system id:state`, oldest first.

@@ -24,15 +24,7 @@ import Testing
             let policy = try await gw.request(
                 .put, "/admin/apps/\(e2e.app.key)/policies", json: #"{"start_confirm_seconds":3}"#, auth: gw.admin)
             #expect(policy.status == .ok, "\(policy.text)")
-            var channels: [String] = []
-            for n in 1...20 {
-                let channel = try await gw.registerChannel(e2e.app, installID: "starter-\(n)")
-                channels.append(channel)
-                let registered = try await gw.request(
-                    .put, "/api/channels/\(channel)/push-to-start/MatchAttributes",
-                    json: #"{"token":"\#(hexToken(200 + n))"}"#, auth: e2e.app.device)
-                #expect(registered.status == .created)
-            }
+            let channels = try await gw.registerStarters(e2e.app, count: 20)
             let first = try await e2e.send(Self.start(name: "game"))
             let sent = try await e2e.finished(first)
             #expect((sent["counts"] as? [String: Int])?["accepted"] == 20, "\(sent)")

@@ -176,6 +176,8 @@ struct MatchStandInAttributes: ActivityAttributes {
                 content: ActivityContent(state: ChestAttributes.ContentState(remaining: 5), staleDate: nil),
                 name: "match-9")
             #expect(try await client.broadcastChannel(forActivity: activity.id) == "Y2hhbm5lbA==")
+            #expect(StandInDevice.broadcastChannel(activityID: activity.id) == "Y2hhbm5lbA==", "started with .channel")
+            #expect(StandInDevice.pushToken(activityID: activity.id) == nil)
             let track = try #require(server.requests.last)
             #expect(track.path == "/api/channels/c-1/live-activities/match-9")
             #expect(track.body["broadcast_channel_id"] as? String == "Y2hhbm5lbA==")

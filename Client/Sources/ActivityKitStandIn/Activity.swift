@@ -104,8 +104,6 @@ public final class Activity<Attributes>: @unchecked Sendable where Attributes: A
 extension Activity: StandInActivity {
     var attributesTypeName: String { nameOfAttributesType(Attributes.self) }
 
-    /// The broadcast channel a `.channel` request subscribed it to (the stand-in device's view; ActivityKit has no
-    /// such property).
     var channelID: String? { self.withLive { $0.channelID } }
 
     func finishSequences() {

@@ -6,6 +6,8 @@ protocol StandInActivity: AnyObject, Sendable {
     var attributesTypeName: String { get }
     var activityState: ActivityState { get }
     var pushToken: Data? { get }
+    /// The broadcast channel a `.channel` request (or `input-push-channel`) subscribed it to.
+    var channelID: String? { get }
     /// The app's process ended: its sequences end with it.
     func finishSequences()
     /// The system applies a delivered payload: the content state (JSON, decoded with a default `JSONDecoder`) and

@@ -29,7 +29,7 @@ public enum StandInDevice {
             let aps = object["aps"] as? [String: Any], aps["event"] as? String == "start",
             let typeName = aps["attributes-type"] as? String, let attributes = aps["attributes"],
             let contentState = aps["content-state"]
-        else { throw StandInDeviceError.unknownAttributesType("(not a start payload)") }
+        else { throw StandInDeviceError.notAStartPayload }
         guard let starter = ActivitySystem.shared.state.withLock({ $0.starters[typeName] }) else {
             throw StandInDeviceError.unknownAttributesType(typeName)
         }
@@ -88,9 +88,14 @@ public enum StandInDevice {
     /// A new device.
     public static func reset() { ActivitySystem.shared.reset() }
 
-    /// The update token of an activity, and the broadcast channel it follows (nil for a token activity).
+    /// The update token of an activity (nil until iOS issues one, and for a channel activity).
     public static func pushToken(activityID: String) -> Data? {
         ActivitySystem.shared.activity(id: activityID)?.pushToken
+    }
+
+    /// The broadcast channel an activity was started on (`PushType.channel`, or a push's `input-push-channel`).
+    public static func broadcastChannel(activityID: String) -> String? {
+        ActivitySystem.shared.activity(id: activityID)?.channelID
     }
 
     /// Every current activity's id (any type), oldest first.

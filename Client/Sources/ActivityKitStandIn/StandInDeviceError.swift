@@ -5,4 +5,6 @@ public enum StandInDeviceError: Error, Equatable, Sendable {
     /// A push-to-start named an attributes type the app never registered (iOS drops it).
     case unknownAttributesType(String)
     case unknownActivity(String)
+    /// A body without `"event":"start"`, `attributes-type`, `attributes` and `content-state` in its `aps`.
+    case notAStartPayload
 }

@@ -1,4 +1,5 @@
-/// What the gateway did with a track call.
+/// What the gateway did with a track call. (An activity id that has ended is refused: `LiveActivitiesError.rejected`,
+/// status 409.)
 public enum TrackResult: String, Sendable, Equatable, Decodable {
     /// A new instance under the name.
     case started
@@ -8,6 +9,4 @@ public enum TrackResult: String, Sendable, Equatable, Decodable {
     case rotated
     /// A new instance replaced the name's older one (which ended).
     case replaced
-    /// The instance had ended: it is not tracked again.
-    case refused
 }

@@ -20,6 +20,25 @@ extension GatewayHarness {
         return id
     }
 
+    /// Registers `count` channels (install ids `starter-1`...), each with a push-to-start token of `attributesType`
+    /// (`hexToken(201)`...); returns their ids in order.
+    func registerStarters(_ app: TestApp, count: Int, attributesType: String = "MatchAttributes") async throws
+        -> [String]
+    {
+        var channels: [String] = []
+        for n in 1...count {
+            let channel = try await self.registerChannel(app, installID: "starter-\(n)")
+            channels.append(channel)
+            let registered = try await self.request(
+                .put, "/api/channels/\(channel)/push-to-start/\(attributesType)",
+                json: #"{"token":"\#(hexToken(200 + n))"}"#, auth: app.device)
+            guard registered.status == .created else {
+                throw TestSetupError("push-to-start: \(registered.status) \(registered.text)")
+            }
+        }
+        return channels
+    }
+
     /// Tracks an activity through the device API; returns the answer.
     @discardableResult
     func track(
