@@ -36,16 +36,19 @@ let package = Package(
         // The device half, a package of its own (apps add `Client/` alone); tested here against the real gateway.
         .package(path: "Client"),
     ],
+    // The layout is the design card's: `Sources/Gateway` and `Sources/Worker` (the two processes), `Sources/Shared`
+    // (the libraries both link), the simulator and the bench beside them.
     // The arrows tell the architecture: a pure domain core; APNs' provider tokens and endpoints (`APNsCommon`) under
     // an HTTP/2 transport and a broadcast client that know nothing of the core; the PostgreSQL store over the core;
     // broadcast channel management over the store and the broadcast client; delivery (the worker's job handlers)
     // over all of them. The gateway links neither the transport nor delivery: it reaches Apple only through
     // `BroadcastManagement` (channel management, on request); every notification is sent by a worker.
     targets: [
-        .target(name: "LiveActivitiesCore", swiftSettings: swiftSettings),
+        .target(name: "LiveActivitiesCore", path: "Sources/Shared/LiveActivitiesCore", swiftSettings: swiftSettings),
         .target(
             name: "APNsCommon",
             dependencies: [.product(name: "Crypto", package: "swift-crypto")],
+            path: "Sources/Shared/APNsCommon",
             swiftSettings: swiftSettings
         ),
         .target(
@@ -59,6 +62,7 @@ let package = Package(
                 .product(name: "NIOHPACK", package: "swift-nio-http2"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ],
+            path: "Sources/Shared/APNsTransport",
             swiftSettings: swiftSettings
         ),
         .target(
@@ -71,6 +75,7 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ],
+            path: "Sources/Shared/APNsBroadcast",
             swiftSettings: swiftSettings
         ),
         .target(
@@ -85,6 +90,7 @@ let package = Package(
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
+            path: "Sources/Shared/PostgresStore",
             swiftSettings: swiftSettings
         ),
         .target(
@@ -95,6 +101,7 @@ let package = Package(
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
+            path: "Sources/Shared/BroadcastManagement",
             swiftSettings: swiftSettings
         ),
         .target(
@@ -106,6 +113,7 @@ let package = Package(
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
+            path: "Sources/Shared/Delivery",
             swiftSettings: swiftSettings
         ),
         .executableTarget(
