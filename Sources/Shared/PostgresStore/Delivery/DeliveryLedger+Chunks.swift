@@ -54,26 +54,26 @@ extension DeliveryLedger {
             outcome, push: push, seq: seq, deferStamps: deferStamps, last: lastOfBatch, runner: runner)
         let counts = Self.stampAndCount(bindings, event: push.targets.event)
         if outcome.failures.isEmpty && outcome.configurationError == nil && !lastOfBatch {
-            var gen: Int?
+            var superseding: Int?
             // Prepared: the same statement for every chunk.
             if push.targets.event == .end {
                 for try await row in try await self.database.client.execute(
                     EndChunkRecordStatement(bindings), logger: logger)
                 where row.state == .queued {
-                    gen = Int(row.superseding)
+                    superseding = Int(row.superseding)
                 }
             } else {
                 for try await row in try await self.database.client.execute(
                     UpdateChunkRecordStatement(bindings), logger: logger)
                 where row.state == .queued {
-                    gen = Int(row.superseding)
+                    superseding = Int(row.superseding)
                 }
             }
-            if gen == nil {
+            if superseding == nil {
                 try await self.database.client.query(
                     Self.trueUpStoppedEstimates(pushID: push.id, seq: seq), logger: logger)
             }
-            return gen
+            return superseding
         }
         return try await self.database.transaction { connection in
             let rows = try await connection.query(counts, logger: logger)

@@ -69,8 +69,8 @@ public struct DeliveryLedger: Sendable {
                 INSERT INTO push_batches (push_id, seq, lower_channel, upper_channel, targets, targets_estimated,
                                           sent_by_fanout, superseded_gen, push_created_at)
                 SELECT \(push.id), seq::int4 - 1, nullif(lo, '')::uuid, nullif(hi, '')::uuid, n, \(plan.estimated),
-                       false, p.gen, p.created_at
-                FROM (SELECT cardinality(superseded_by) AS gen, created_at FROM pushes WHERE id = \(push.id)) p,
+                       false, p.superseding, p.created_at
+                FROM (SELECT cardinality(superseded_by) AS superseding, created_at FROM pushes WHERE id = \(push.id)) p,
                      unnest(\(lowers)::text[], \(uppers)::text[], \(sizes)::int4[]) WITH ORDINALITY AS x(lo, hi, n, seq)
                 """,
                 logger: self.logger)
@@ -132,16 +132,17 @@ public struct DeliveryLedger: Sendable {
                     FROM total, unfinished
                     WHERE pushes.id = \(id) AND pushes.state = 'queued' AND total.n BETWEEN 1 AND \(most)
                       AND cardinality(unfinished.ids) = 0
-                    RETURNING total.n, cardinality(pushes.superseded_by) AS gen, pushes.created_at
+                    RETURNING total.n, cardinality(pushes.superseded_by) AS superseding, pushes.created_at
                 ),
                 batch AS (
                     INSERT INTO push_batches (push_id, seq, lower_channel, upper_channel, targets, sent_by_fanout,
                                               superseded_gen, sending_gen, sending_until, push_created_at)
-                    SELECT \(id), 0, NULL, NULL, n, true, gen, gen, now() + make_interval(secs => \(lease)), created_at
+                    SELECT \(id), 0, NULL, NULL, n, true, superseding, superseding,
+                           now() + make_interval(secs => \(lease)), created_at
                     FROM claimed
                 )
-                SELECT first.*, (SELECT gen::int8 FROM claimed), unfinished.ids, unfinished.events, unfinished.stamps,
-                       unfinished.seqs
+                SELECT first.*, (SELECT superseding::int8 FROM claimed), unfinished.ids, unfinished.events,
+                       unfinished.stamps, unfinished.seqs
                 FROM first, unfinished ORDER BY first.channel_id
                 """, binds: sql.binds)
         var targets: [PushTargets.Target] = []
