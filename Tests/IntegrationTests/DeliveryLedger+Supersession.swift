@@ -1,4 +1,5 @@
 import APNsTransport
+import Delivery
 import Foundation
 import LiveActivitiesCore
 import PostgresNIO
@@ -34,7 +35,8 @@ import Testing
             let returned = Atomic<Bool>(false)
             let supersede = Task {
                 defer { returned.store(true, ordering: .releasing) }
-                return try await ledger.supersede(for: newer, logger: gw.database.logger).superseded
+                return try await PushSupersession(ledger: ledger).supersede(for: newer, logger: gw.database.logger)
+                    .superseded
             }
             // The chunk's lease is 20 s: the newer push must still be waiting half a second later.
             try await Task.sleep(for: .milliseconds(500))
@@ -81,10 +83,14 @@ import Testing
             }
             let first = try await post(#"{"ios_channel":["\#(channels[0])","\#(channels[1])"]}"#)
             let other = try await post(#"{"ios_channel":"\#(channels[2])"}"#)
-            #expect(try await ledger.supersede(for: other, logger: gw.database.logger).superseded == 0)
+            #expect(
+                try await PushSupersession(ledger: ledger).supersede(for: other, logger: gw.database.logger).superseded
+                    == 0)
             let overlapping = try await post(#"{"ios_channel":"\#(channels[1])"}"#)
             // Neither older push has a chunk in flight: the call returns at once.
-            #expect(try await ledger.supersede(for: overlapping, logger: gw.database.logger).superseded == 1)
+            #expect(
+                try await PushSupersession(ledger: ledger).supersede(for: overlapping, logger: gw.database.logger)
+                    .superseded == 1)
             let flagged = try await gw.database.scalar(
                 "SELECT superseded_by = ARRAY[\(overlapping.id)]::uuid[] FROM pushes WHERE id = \(first.id)",
                 as: Bool.self)
@@ -104,7 +110,9 @@ import Testing
                 auth: app.server)
             let endID = try #require((end.json["push_ids"] as? [String])?.first.flatMap(UUID.init(uuidString:)))
             let update = try await DeliveryLedgerDeferredStampTests.post(1_700_000_005, gw: gw, app: app)
-            #expect(try await ledger.supersede(for: update, logger: gw.database.logger).superseded == 0)
+            #expect(
+                try await PushSupersession(ledger: ledger).supersede(for: update, logger: gw.database.logger).superseded
+                    == 0)
             let flagged = try await gw.database.scalar(
                 "SELECT cardinality(superseded_by) FROM pushes WHERE id = \(endID)", as: Int32.self)
             #expect(flagged == 0, "an update that took an end's place would leave the activity on the Lock Screen")
@@ -118,11 +126,13 @@ import Testing
         try await Self.withThreeActivities { gw, app, ledger in
             let logger = gw.database.logger
             let older = try await DeliveryLedgerDeferredStampTests.post(1_700_000_005, gw: gw, app: app)
-            let first = try await ledger.firstChunkAfterSupersession(of: older, limit: 10, logger: logger)
-            #expect(first.targets.count == 3 && first.inline == 0, "claimed and declared in flight at once")
+            let first = try await PushSupersession(ledger: ledger).firstChunk(of: older, limit: 10, logger: logger)
+            #expect(first.targets.count == 3 && first.superseding == 0, "claimed and declared in flight at once")
 
             let newer = try await DeliveryLedgerDeferredStampTests.post(1_700_000_006, gw: gw, app: app)
-            guard case .contested(let unfinished) = try await ledger.firstChunk(of: newer, limit: 10, contest: true)
+            guard
+                case .unfinished(let unfinished) = try await ledger.firstChunk(
+                    of: newer, limit: 10, unlessUnfinished: true)
             else {
                 Issue.record("the newer push's statement did not find the older one")
                 return
@@ -133,13 +143,13 @@ import Testing
                 SELECT state = 'queued' AND NOT EXISTS (SELECT 1 FROM push_batches WHERE push_id = \(newer.id))
                 FROM pushes WHERE id = \(newer.id)
                 """, as: Bool.self)
-            #expect(untouched, "a contested push was claimed before it superseded the older one")
+            #expect(untouched, "a push with an unfinished one was claimed before it superseded the older one")
 
             // The whole call: it waits for the older push's chunk in flight, then reads and claims.
             let returned = Atomic<Bool>(false)
             let read = Task {
                 defer { returned.store(true, ordering: .releasing) }
-                return try await ledger.firstChunkAfterSupersession(of: newer, limit: 10, logger: logger)
+                return try await PushSupersession(ledger: ledger).firstChunk(of: newer, limit: 10, logger: logger)
             }
             try await Task.sleep(for: .milliseconds(300))
             let early = returned.load(ordering: .acquiring)
@@ -149,7 +159,7 @@ import Testing
             outcome.accepted = first.targets
             try await ledger.record(outcome, push: older, seq: 0, lastOfBatch: true)
             let after = try await read.value
-            #expect(after.targets.count == 3 && after.inline == 0)
+            #expect(after.targets.count == 3 && after.superseding == 0)
             let flagged = try await gw.database.scalar(
                 "SELECT superseded_by = ARRAY[\(newer.id)]::uuid[] FROM pushes WHERE id = \(older.id)", as: Bool.self)
             #expect(flagged)

@@ -19,7 +19,7 @@ public enum DeliveryJobs {
             database: database, ledger: DeliveryLedger(database: database), apns: apns, deliveries: deliveries,
             settings: settings, metrics: metrics, budgets: budgets)
         let ledger = DeliveryLedger(database: express)
-        let inline = PushBatchHandler(
+        let fanoutSender = PushBatchHandler(
             database: express, ledger: ledger, apns: apns, deliveries: deliveries, settings: settings,
             metrics: metrics, budgets: budgets)
         let channels = BroadcastChannels(
@@ -34,7 +34,7 @@ public enum DeliveryJobs {
             DeliveryStampFolding.kind: DeliveryStampFolding(database: database),
             ScheduleFireJob.kind: ScheduleFiring(database: database),
             PushFanoutJob.kind: PushFanoutHandler(
-                database: express, ledger: ledger, settings: settings, metrics: metrics, sender: inline,
+                database: express, ledger: ledger, settings: settings, metrics: metrics, sender: fanoutSender,
                 broadcaster: BroadcastSender(
                     ledger: BroadcastLedger(database: express), client: broadcast, deliveries: deliveries,
                     settings: settings, metrics: metrics)),

@@ -49,35 +49,37 @@ struct PushFanoutHandler: JobHandler {
             try await self.broadcaster.send(push, logger: logger)
             if case .broadcast = push.route { return }
         }
+        // Applied once, here: the first chunk's select needs them, and the batch sent from here takes the push as is.
         try await push.applyUpdateBudgets(from: self.sender.budgets)
         let started = ContinuousClock.now
         // Most pushes are small (one activity, one user): reading the first chunk settles whether the push fits in
         // one, and then that chunk is what gets sent, with no count of the audience and no second read.
         // A push that fits in one chunk is recorded as sending, with its one batch, by the same statement.
         // Before, older unfinished pushes of the same name leave the targets this one reaches to it, once their
-        // chunks in flight are answered (`DeliveryLedger+Supersession.swift`); the first chunk's statement finds them.
+        // chunks in flight are answered (`PushSupersession`); the first chunk's statement finds them.
+        let supersession = PushSupersession(ledger: self.ledger)
         let first: [PushTargets.Target]
-        let inline: Int?
+        let superseding: Int?
         if ordered {
-            (first, inline) = try await self.ledger.firstChunkAfterSupersession(
+            (first, superseding) = try await supersession.firstChunk(
                 of: push, limit: self.settings.chunkSize, logger: logger)
         } else {
-            push.seq = try await self.ledger.supersede(for: push, logger: logger).seq
-            (first, inline) = try await self.ledger.firstChunk(of: push, limit: self.settings.chunkSize)
+            push.seq = try await supersession.supersede(for: push, logger: logger).seq
+            (first, superseding) = try await self.ledger.firstChunk(of: push, limit: self.settings.chunkSize)
         }
         if first.count <= self.settings.chunkSize {
             self.resolved(since: started)
             let recorded =
                 first.isEmpty
                 ? try await self.ledger.recordFanout(push: push, plan: .empty)
-                : inline != nil
+                : superseding != nil
             logger.debug(
                 "push resolved to one chunk", metadata: ["app_id": "\(push.appID)", "targeted": "\(first.count)"])
             guard recorded, !first.isEmpty else { return }
             var sending = push
             sending.state = .sending
             try await self.sender.deliver(
-                sending, batch: .inline(pushID: push.id), first: (first, inline ?? 0), logger: logger)
+                sending, batch: .sentByFanout(pushID: push.id), first: (first, superseding ?? 0), logger: logger)
             return
         }
         // The first chunk, in channel order, tells how far into the id space the first targets reach. Random ids

@@ -7,7 +7,7 @@
 ///
 /// A push's place is therefore its key (timestamp, then the order pushes were accepted in). The gateway keeps that
 /// order on every device: a target is sent a push only if no newer push has reached it, and a newer push waits for an
-/// older push's requests already in flight to the same name (`DeliveryLedger+Supersession.swift`).
+/// older push's requests already in flight to the same name (`PushSupersession`, `BatchSend` in `Delivery`).
 public struct PushOrder: Sendable, Hashable, Comparable {
     /// The APNs `timestamp`, epoch seconds.
     public var timestamp: Int64

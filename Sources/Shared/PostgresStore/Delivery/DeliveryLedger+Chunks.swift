@@ -50,23 +50,30 @@ extension DeliveryLedger {
         deferStamps: Bool = false, runner: UUID? = nil
     ) async throws -> Int? {
         let logger = self.database.logger
-        let counts = Self.stampAndCount(
+        let bindings = ChunkRecordBindings(
             outcome, push: push, seq: seq, deferStamps: deferStamps, last: lastOfBatch, runner: runner)
+        let counts = Self.stampAndCount(bindings, event: push.targets.event)
         if outcome.failures.isEmpty && outcome.configurationError == nil && !lastOfBatch {
-            var gen: Int?
-            if let statement = UpdateChunkRecordStatement(counts) {
-                for try await row in try await self.database.client.execute(statement, logger: logger)
+            var superseding: Int?
+            // Prepared: the same statement for every chunk.
+            if push.targets.event == .end {
+                for try await row in try await self.database.client.execute(
+                    EndChunkRecordStatement(bindings), logger: logger)
                 where row.state == .queued {
-                    gen = Int(row.superseding)
+                    superseding = Int(row.superseding)
                 }
             } else {
-                gen = try await Self.batchGoesOn(self.database.client.query(counts, logger: logger))
+                for try await row in try await self.database.client.execute(
+                    UpdateChunkRecordStatement(bindings), logger: logger)
+                where row.state == .queued {
+                    superseding = Int(row.superseding)
+                }
             }
-            if gen == nil {
+            if superseding == nil {
                 try await self.database.client.query(
-                    Self.settleStoppedEstimates(pushID: push.id, seq: seq), logger: logger)
+                    Self.trueUpStoppedEstimates(pushID: push.id, seq: seq), logger: logger)
             }
-            return gen
+            return superseding
         }
         return try await self.database.transaction { connection in
             let rows = try await connection.query(counts, logger: logger)
@@ -80,7 +87,7 @@ extension DeliveryLedger {
             // failures and any configuration error itself; this run's answers are not counted twice.
             guard answered else { return nil }
             if goesOn == nil {
-                try await connection.query(Self.settleStoppedEstimates(pushID: push.id, seq: seq), logger: logger)
+                try await connection.query(Self.trueUpStoppedEstimates(pushID: push.id, seq: seq), logger: logger)
             }
             let isStart = push.targets.event == .start
             let dead = outcome.failures.filter(\.failure.invalidatesToken)
@@ -142,125 +149,24 @@ extension DeliveryLedger {
         }
     }
 
-    /// One statement: the delivery stamp of every accepted instance (an `end` also ends it; a deferred update's goes
-    /// to one pending `delivery_stamps` row, its push to `delivery_stamp_pushes`), and the chunk's counts and cursor on its batch row, answering the
-    /// batch's state and superseding count. A batch that was stopped while this chunk was in flight takes back from its
-    /// `canceled` what the chunk did process. Unless `last`, the batch's next chunk is declared in flight.
-    /// A stamp moves an instance's last push only forward in `PushOrder` (timestamp, then acceptance).
-    ///
-    /// The stamp goes to each row where the chunk's select found it (`ctid`, checked against the id), which spares a
-    /// primary-key probe per instance. A row that has moved since (a rotation wrote a new version), or whose place the
-    /// select did not read (`Target.row` empty), is stamped by id.
+    /// A chunk's record as one statement (`UpdateChunkRecordStatement`, or `EndChunkRecordStatement` for an end: the
+    /// variant goes by the push's event), unprepared. `deferStamps`: an update's stamps go to one pending row. `last`:
+    /// the batch's last chunk (the next one is not declared in flight).
     static func stampAndCount(
         _ outcome: ChunkOutcome, push: PushForDelivery, seq: Int32, deferStamps: Bool, last: Bool = false,
         runner: UUID? = nil
     ) -> PostgresQuery {
-        let event = push.targets.event
-        let later = deferStamps && event == .update ? outcome.accepted : []
-        // The channels the deferred row holds, first to last (answers arrive in any order).
-        let channels = later.map(\.channelID)
-        let range = (
-            first: channels.min { $0.precedes($1) } ?? outcome.cursor,
-            last: channels.max { $0.precedes($1) } ?? outcome.cursor
-        )
-        let stamped = event == .start || !later.isEmpty ? [] : outcome.accepted
-        let ends = event == .end ? ", state = 'ended', ended_reason = 'end_pushed', ended_at = now()" : ""
-        // A row is updated once per statement: instances stamped here count their budget in the same update.
-        let inStamp = stamped.isEmpty ? [] : outcome.budgeted
-        let p10 =
-            inStamp.isEmpty
-            ? ""
-            : ", p10_count = CASE WHEN NOT l.id = ANY(b.ids) THEN l.p10_count"
-                + " WHEN l.p10_hour_start > now() - interval '1 hour' THEN l.p10_count + 1 ELSE 1 END,"
-                + " p10_hour_start = CASE WHEN NOT l.id = ANY(b.ids) THEN l.p10_hour_start"
-                + " WHEN l.p10_hour_start > now() - interval '1 hour' THEN l.p10_hour_start ELSE now() END"
-        let (ts, pushSeq) = (push.timestamp, push.seq)
-        // An accepted start is an attempt, confirmed when the channel registers the name within the app's window.
-        let attempts = event == .start ? outcome.accepted : []
-        return """
-            WITH attempts AS (
-                INSERT INTO start_attempts (push_id, app_id, channel_id, name, attributes_type, token, window_until,
-                                            push_created_at)
-                SELECT \(push.id), \(push.appID), x.c, \(push.targets.name ?? ""), \(push.targets.attributesType ?? ""),
-                       x.t, now() + (SELECT start_confirm_window FROM apps WHERE id = \(push.appID)),
-                       (SELECT created_at FROM pushes WHERE id = \(push.id))
-                FROM unnest(\(attempts.map(\.channelID))::uuid[], \(attempts.map(\.token))::text[]) AS x(c, t)
-                ON CONFLICT (push_id, channel_id, push_created_at) DO NOTHING
-            ),
-            budgeted AS (
-                UPDATE live_activities l
-                SET p10_count = CASE WHEN l.p10_hour_start > now() - interval '1 hour' THEN l.p10_count + 1 ELSE 1 END,
-                    p10_hour_start = CASE WHEN l.p10_hour_start > now() - interval '1 hour' THEN l.p10_hour_start
-                                          ELSE now() END
-                WHERE l.id = ANY(\(stamped.isEmpty ? outcome.budgeted : [])::int8[])
-            ),
-            deferred AS (
-                INSERT INTO delivery_stamps (push_id, app_id, activity_name, apns_timestamp, push_seq, instance_ids,
-                                             first_channel, last_channel)
-                SELECT \(push.id), \(push.appID), \(push.targets.name ?? ""), \(ts), \(pushSeq),
-                       \(later.map(\.instanceID))::int8[], \(range.first), \(range.last)
-                WHERE \(later.count) > 0
-            ),
-            deferring AS (
-                INSERT INTO delivery_stamp_pushes (push_id, app_id, activity_name, apns_timestamp, push_seq)
-                SELECT \(push.id), \(push.appID), \(push.targets.name ?? ""), \(ts), \(pushSeq)
-                WHERE \(later.count) > 0
-                ON CONFLICT (push_id) DO NOTHING
-            ),
-            targets AS (
-                SELECT nullif(r, '')::tid AS row, id
-                FROM unnest(\(stamped.map(\.row))::text[], \(stamped.map(\.instanceID))::int8[]) AS x(r, id)
-            ),
-            stamp AS (SELECT \(ts)::int8 AS ts, \(pushSeq)::int8 AS seq, \(push.id)::uuid AS push_id),
-            b AS (SELECT \(inStamp)::int8[] AS ids),
-            in_place AS (
-                UPDATE live_activities l SET \(unescaped: Self.stampColumns)\(unescaped: ends)\(unescaped: p10)
-                FROM targets x, stamp s, b
-                WHERE l.ctid = x.row AND l.id = x.id AND l.state = 'active'
-                RETURNING l.id
-            ),
-            moved AS (
-                UPDATE live_activities l SET \(unescaped: Self.stampColumns)\(unescaped: ends)\(unescaped: p10)
-                FROM stamp s, b
-                WHERE l.id = ANY(ARRAY(SELECT id FROM targets EXCEPT SELECT id FROM in_place)) AND l.state = 'active'
-            )
-            UPDATE push_batches
-            SET cursor_channel = \(outcome.cursor), processed = processed + \(Int32(outcome.processed)),
-                sent = sent + \(Int64(outcome.sent)), accepted = accepted + \(Int64(outcome.accepted.count)),
-                failed = failed + \(Int64(outcome.failures.count)), skipped = skipped + \(Int64(outcome.skipped)),
-                superseded = superseded + \(Int64(outcome.superseded)),
-                already_active = already_active + \(Int64(outcome.alreadyActive)),
-                start_budget = start_budget + \(Int64(outcome.startBudget)),
-                suspect_token = suspect_token + \(Int64(outcome.suspectToken)),
-                downgraded = downgraded + \(Int64(outcome.downgraded)),
-                first_request_at = least(first_request_at, \(outcome.sent > 0 ? outcome.sendStartedAt : nil)),
-                canceled = CASE WHEN state = 'stopped' THEN greatest(canceled - \(Int64(outcome.processed)), 0)
-                           ELSE canceled END,
-                sending_gen = superseded_gen,
-                sending_until = CASE WHEN \(last) OR state <> 'queued' THEN NULL
-                                     ELSE now() + make_interval(secs => \(Self.leaseSeconds)) END
-            WHERE push_id = \(push.id) AND seq = \(seq) AND runner IS NOT DISTINCT FROM \(runner)
-            RETURNING state, superseded_gen
-            """
+        let bindings = ChunkRecordBindings(
+            outcome, push: push, seq: seq, deferStamps: deferStamps, last: last, runner: runner)
+        return Self.stampAndCount(bindings, event: push.targets.event)
     }
 
-    /// The stamp of instance `l` by push `s` (its `ts`, `seq` and `push_id`): the last push moves only forward in
-    /// `PushOrder`; the update time is the delivery's.
-    static let stampColumns = """
-        (last_apns_timestamp, last_push_seq, last_update_at, last_push_id) =
-            (SELECT CASE WHEN o.newer THEN s.ts ELSE l.last_apns_timestamp END,
-                    CASE WHEN o.newer THEN s.seq ELSE l.last_push_seq END, now(),
-                    CASE WHEN o.newer THEN s.push_id ELSE l.last_push_id END
-             FROM (SELECT (s.ts, s.seq) >= (coalesce(l.last_apns_timestamp, 0), coalesce(l.last_push_seq, 0)) AS newer) o)
-        """
-
-    /// The batch's superseding count when it goes on, nil once it was stopped.
-    private static func batchGoesOn(_ rows: CollectedRows<PostgresRow>) async throws -> Int? {
-        var gen: Int?
-        for try await (state, superseding) in rows.decode((BatchState, Int32).self) where state == .queued {
-            gen = Int(superseding)
-        }
-        return gen
+    private static func stampAndCount(_ bindings: ChunkRecordBindings, event: LiveActivityNotification.Event)
+        -> PostgresQuery
+    {
+        PostgresQuery(
+            unsafeSQL: event == .end ? EndChunkRecordStatement.sql : UpdateChunkRecordStatement.sql,
+            binds: bindings.bindings)
     }
 
     /// Stops the push's unfinished batches: what they had not processed yet is `canceled`. Answers how many that is.
@@ -277,7 +183,7 @@ extension DeliveryLedger {
             """, logger: logger)
         var canceled: Int64 = 0
         for try await count in rows.decode(Int64.self) { canceled = count }
-        try await connection.query(Self.settleStoppedEstimates(pushID: pushID), logger: logger)
+        try await connection.query(Self.trueUpStoppedEstimates(pushID: pushID), logger: logger)
         return canceled
     }
 
@@ -285,9 +191,9 @@ extension DeliveryLedger {
     /// of the estimate: its `targets` become `processed + canceled` (more than the estimate when it had read more),
     /// and the push's `targeted` moves by the difference, so `sent + superseded + skipped + canceled = targeted`
     /// holds for it too. Run after batches are stopped (all of them, `seq` nil) and after a chunk recorded on a
-    /// stopped batch (that batch alone: two records settling each other's rows deadlocked and lost a record); the
+    /// stopped batch (that batch alone: two records truing up each other's rows deadlocked and lost a record); the
     /// rows are locked first, so two of these at once move `targeted` once.
-    static func settleStoppedEstimates(pushID: UUID, seq: Int32? = nil) -> PostgresQuery {
+    static func trueUpStoppedEstimates(pushID: UUID, seq: Int32? = nil) -> PostgresQuery {
         """
         WITH locked AS (
             SELECT seq, targets FROM push_batches
@@ -295,14 +201,14 @@ extension DeliveryLedger {
               AND (\(seq)::int4 IS NULL OR seq = \(seq)::int4)
             FOR UPDATE
         ),
-        settled AS (
+        trued_up AS (
             UPDATE push_batches b SET targets = b.processed + b.canceled
             FROM locked
             WHERE b.push_id = \(pushID) AND b.seq = locked.seq AND b.targets <> b.processed + b.canceled
             RETURNING (b.processed + b.canceled - locked.targets)::int8 AS moved
         )
-        UPDATE pushes SET targeted = targeted + (SELECT sum(moved) FROM settled)
-        WHERE id = \(pushID) AND EXISTS (SELECT 1 FROM settled)
+        UPDATE pushes SET targeted = targeted + (SELECT sum(moved) FROM trued_up)
+        WHERE id = \(pushID) AND EXISTS (SELECT 1 FROM trued_up)
         """
     }
 

@@ -3,7 +3,8 @@ import LiveActivitiesCore
 import Logging
 import PostgresNIO
 
-/// Superseding between pushes of one app and activity name (`sql/0012_ordering.sql`, `PushOrder`).
+/// The statements of superseding between pushes of one app and activity name (`sql/0012_ordering.sql`); what
+/// supersedes what, and how long to wait, `PushSupersession` (module `Delivery`) decides.
 ///
 /// A push starting while an older one of the same name is unfinished appends itself to that push's `superseded_by`
 /// and raises `superseded_gen` on its batches. Each batch declares, before it sends a chunk, how many superseding
@@ -22,14 +23,20 @@ extension DeliveryLedger {
 
     static var leaseSeconds: Double { Self.sendingLease.seconds }
 
-    /// An unfinished push of the same name, as a starting push compares itself with it.
-    struct Unfinished {
-        var id: UUID
-        var event: LiveActivityNotification.Event
-        var order: PushOrder
+    /// An unfinished push of the same name, as a starting push compares itself with it (`PushSupersession`).
+    public struct UnfinishedPush: Sendable, Equatable {
+        public var id: UUID
+        public var event: LiveActivityNotification.Event
+        public var order: PushOrder
+
+        public init(id: UUID, event: LiveActivityNotification.Event, order: PushOrder) {
+            self.id = id
+            self.event = event
+            self.order = order
+        }
 
         /// The pushes of the first-chunk statement's last four columns (ids, events, timestamps, acceptance orders).
-        static func decode(_ row: PostgresRow) throws -> [Unfinished] {
+        static func decode(_ row: PostgresRow) throws -> [UnfinishedPush] {
             let cells = row.makeRandomAccess()
             let last = cells.count - 1
             let ids = try cells[last - 3].decode([UUID].self)
@@ -38,61 +45,39 @@ extension DeliveryLedger {
             let seqs = try cells[last].decode([Int64].self)
             return ids.indices.compactMap { index in
                 LiveActivityNotification.Event(rawValue: events[index]).map {
-                    Unfinished(
+                    UnfinishedPush(
                         id: ids[index], event: $0, order: PushOrder(timestamp: stamps[index], seq: seqs[index]))
                 }
             }
         }
     }
 
-    /// What the first chunk's statement found (`firstChunk(of:limit:contest:)`).
-    enum FirstChunkRead {
-        /// The targets, and the push claimed with its one batch (`inline`) when they fit in one chunk.
-        case read(targets: [PushTargets.Target], inline: Int?)
+    /// What the first chunk's statement found (`firstChunk(of:limit:unlessUnfinished:)`).
+    public enum FirstChunkRead: Sendable {
+        /// The targets, and the push claimed with its one batch (with the superseding count its chunk honours) when
+        /// they fit in one chunk.
+        case read(targets: [PushTargets.Target], superseding: Int?)
         /// Other unfinished pushes of the name, which the push must be compared with first: nothing was claimed.
-        case contested([Unfinished])
+        case unfinished([UnfinishedPush])
         /// No targets: the statement, which answers a row per target, could not tell whether there were any.
         case unknown
     }
 
-    /// Supersedes where the name has other unfinished pushes, then reads the push's first chunk (see
-    /// `firstChunk(of:limit:)`), for a push whose acceptance order is known. The first chunk's statement also reads
-    /// those pushes and claims the push only when there are none: a name with nothing unfinished costs no statement
-    /// of its own, and one with some costs none more than `supersede(for:logger:)` before `firstChunk(of:limit:)`.
-    public func firstChunkAfterSupersession(of push: PushForDelivery, limit: Int, logger: Logger) async throws
-        -> (targets: [PushTargets.Target], inline: Int?)
+    /// The push's acceptance order (`pushes.seq`; a fan-out job of an earlier build does not carry it) and the
+    /// unfinished pushes of its name that it must be compared with. One statement; none for a start or a push with no
+    /// name, which supersede nothing.
+    public func unfinished(sameNameAs push: PushForDelivery, logger: Logger) async throws
+        -> (seq: Int64, pushes: [UnfinishedPush])
     {
-        switch try await self.firstChunk(of: push, limit: limit, contest: true) {
-        case .read(let targets, let inline): return (targets, inline)
-        case .contested(let unfinished): try await self.supersede(push, among: unfinished, logger: logger)
-        case .unknown: try await self.supersede(for: push, logger: logger)
-        }
-        return try await self.firstChunk(of: push, limit: limit)
-    }
-
-    /// What `supersede(for:logger:)` found.
-    public struct Supersession: Sendable, Equatable {
-        /// The push's acceptance order (`pushes.seq`), which its fan-out job does not carry; 0 for a start.
-        public var seq: Int64
-        /// How many unfinished pushes it superseded.
-        public var superseded: Int
-    }
-
-    /// Called by a push's fan-out job before it reads its targets: marks the unfinished pushes of its name that it
-    /// supersedes, takes as its own superseders those that supersede it, and waits until the older pushes have no
-    /// chunk in flight that was chosen before. One statement when the name has no other unfinished push, which also
-    /// reads the push's own acceptance order.
-    @discardableResult
-    public func supersede(for push: PushForDelivery, logger: Logger) async throws -> Supersession {
         var sql = SQLBuilder()
         guard let condition = self.unfinishedOfTheSameName(&sql, as: push, orItself: true) else {
-            return Supersession(seq: push.seq, superseded: 0)
+            return (push.seq, [])
         }
         let rows = try await self.database.client.query(
             PostgresQuery(
                 unsafeSQL: "SELECT id, event, apns_timestamp, seq FROM pushes WHERE \(condition)", binds: sql.binds),
             logger: logger)
-        var unfinished: [Unfinished] = []
+        var unfinished: [UnfinishedPush] = []
         var own = push.seq
         for try await (id, event, timestamp, seq) in rows.decode((UUID, String, Int64, Int64).self) {
             guard id != push.id else {
@@ -100,22 +85,16 @@ extension DeliveryLedger {
                 continue
             }
             guard let event = LiveActivityNotification.Event(rawValue: event) else { continue }
-            unfinished.append(Unfinished(id: id, event: event, order: PushOrder(timestamp: timestamp, seq: seq)))
+            unfinished.append(UnfinishedPush(id: id, event: event, order: PushOrder(timestamp: timestamp, seq: seq)))
         }
-        var push = push
-        push.seq = own
-        return Supersession(seq: own, superseded: try await self.supersede(push, among: unfinished, logger: logger))
+        return (own, unfinished)
     }
 
-    /// `supersede(for:logger:)` once the unfinished pushes of the name are known (`push.seq` too). Answers how many it
-    /// superseded.
-    @discardableResult
-    func supersede(_ push: PushForDelivery, among unfinished: [Unfinished], logger: Logger) async throws -> Int {
-        guard !unfinished.isEmpty else { return 0 }
-        let event = push.targets.event
-        let older = unfinished.filter { push.order.supersedes($0.order, $0.event, as: event) }.map(\.id)
-        let newer = unfinished.filter { $0.order.supersedes(push.order, event, as: $0.event) }.map(\.id)
-        guard !older.isEmpty || !newer.isEmpty else { return 0 }
+    /// Writes what `PushSupersession` decided: `push` supersedes `older` (each gets it in `superseded_by`, their
+    /// unfinished batches a raised `superseded_gen`) and is superseded by `newer`. Two statements, the second only
+    /// when `older` is not empty.
+    public func markSuperseding(_ push: PushForDelivery, older: [UUID], newer: [UUID], logger: Logger) async throws {
+        guard !older.isEmpty || !newer.isEmpty else { return }
         // Both in one statement; the batches in a second, whose snapshot sees batches that a fan-out recorded while
         // this statement waited for the older push's row. Rows are locked in key order: two pushes flagging the same
         // older ones at once wait for each other instead of deadlocking.
@@ -132,7 +111,7 @@ extension DeliveryLedger {
             UPDATE pushes SET superseded_by = ARRAY(SELECT DISTINCT unnest(superseded_by || \(newer)::uuid[]))
             WHERE id IN (SELECT id FROM locked) AND id = \(push.id) AND cardinality(\(newer)::uuid[]) > 0
             """, logger: logger)
-        guard !older.isEmpty else { return 0 }
+        guard !older.isEmpty else { return }
         try await self.database.client.query(
             """
             WITH locked AS (
@@ -143,11 +122,23 @@ extension DeliveryLedger {
             FROM pushes p, locked k
             WHERE p.id = k.push_id AND b.push_id = k.push_id AND b.seq = k.seq
             """, logger: logger)
-        try await self.waitForChunksInFlight(of: older, logger: logger)
-        return older.count
     }
 
-    /// The condition on `pushes` of the unfinished pushes that `supersede(for:logger:)` compares `push` with: of its app
+    /// How many batches of `pushes` are sending a chunk chosen before their latest superseding push (and within the
+    /// chunk's lease). A stopped batch (a cancel) counts too: its chunk in flight still completes. An indexed count.
+    public func chunksInFlight(of pushes: [UUID], logger: Logger) async throws -> Int64 {
+        let rows = try await self.database.client.query(
+            """
+            SELECT count(*) FROM push_batches
+            WHERE push_id = ANY(\(pushes)::uuid[]) AND state <> 'done' AND sending_until > now()
+              AND sending_gen < superseded_gen
+            """, logger: logger)
+        var inFlight: Int64 = 0
+        for try await count in rows.decode(Int64.self) { inFlight = count }
+        return inFlight
+    }
+
+    /// The condition on `pushes` of the unfinished pushes that `unfinished(sameNameAs:logger:)` compares `push` with: of its app
     /// and name, not starts, and not surely disjoint from it. Pushes whose audiences cannot meet this one's (one channel
     /// each, as device-scheduled updates are) are left out: a thousand of them firing together under one name must not
     /// compare a million pairs. `orItself`: the push's own row too (for its order). Nil for a start or a push with no
@@ -161,32 +152,6 @@ extension DeliveryLedger {
               AND state IN ('queued', 'sending') AND event <> 'start'
               AND (\(orItself ? "id = \(own) OR " : "id <> \(own) AND ")NOT \(disjoint))
             """
-    }
-
-    /// Waits until no batch of `pushes` is sending a chunk chosen before its latest superseding push, or until the
-    /// chunks' leases have run out. A stopped batch (a cancel) counts too: its chunk in flight still completes.
-    /// The wait is usually one chunk's APNs answer and record, tens of milliseconds: it looks every 1, 2, 4, 8, then
-    /// 10 ms (an indexed count), so that the push goes out within 10 ms of the record; after a second (a worker that
-    /// died mid-chunk holds it for the lease) every 50 ms.
-    private func waitForChunksInFlight(of pushes: [UUID], logger: Logger) async throws {
-        let started = ContinuousClock.now
-        let deadline = started + Self.sendingLease + .seconds(1)
-        var pause = Duration.milliseconds(1)
-        while ContinuousClock.now < deadline {
-            let rows = try await self.database.client.query(
-                """
-                SELECT count(*) FROM push_batches
-                WHERE push_id = ANY(\(pushes)::uuid[]) AND state <> 'done' AND sending_until > now()
-                  AND sending_gen < superseded_gen
-                """, logger: logger)
-            var inFlight: Int64 = 0
-            for try await count in rows.decode(Int64.self) { inFlight = count }
-            if inFlight == 0 { return }
-            try await Task.sleep(for: pause)
-            pause = min(pause * 2, ContinuousClock.now - started < .seconds(1) ? .milliseconds(10) : .milliseconds(50))
-        }
-        logger.warning(
-            "chunks of superseded pushes still in flight after their lease", metadata: ["pushes": "\(pushes)"])
     }
 
     /// Declares that batch `seq` of `push` is about to send a chunk (its first, or a retry round), for the lease.

@@ -69,8 +69,8 @@ public struct DeliveryLedger: Sendable {
                 INSERT INTO push_batches (push_id, seq, lower_channel, upper_channel, targets, targets_estimated,
                                           sent_by_fanout, superseded_gen, push_created_at)
                 SELECT \(push.id), seq::int4 - 1, nullif(lo, '')::uuid, nullif(hi, '')::uuid, n, \(plan.estimated),
-                       false, p.gen, p.created_at
-                FROM (SELECT cardinality(superseded_by) AS gen, created_at FROM pushes WHERE id = \(push.id)) p,
+                       false, p.superseding, p.created_at
+                FROM (SELECT cardinality(superseded_by) AS superseding, created_at FROM pushes WHERE id = \(push.id)) p,
                      unnest(\(lowers)::text[], \(uppers)::text[], \(sizes)::int4[]) WITH ORDINALITY AS x(lo, hi, n, seq)
                 """,
                 logger: self.logger)
@@ -86,29 +86,33 @@ public struct DeliveryLedger: Sendable {
     /// Reads the push's first targets (up to `limit` + 1) and, when there are 1 to `limit` of them, records in the same
     /// statement the fan-out of a push that its fan-out job sends itself: the push becomes `sending` with one batch,
     /// whose chunk is declared in flight (`DeliveryLedger+Supersession.swift`). One round trip on a single update's
-    /// way to APNs. `inline` is the number of superseding pushes the chunk must honour, nil when there are no targets,
+    /// way to APNs. `superseding` is the superseding count the chunk must honour, nil when there are no targets,
     /// more than `limit`, or another run already recorded the push.
     public func firstChunk(of push: PushForDelivery, limit: Int) async throws
-        -> (targets: [PushTargets.Target], inline: Int?)
+        -> (targets: [PushTargets.Target], superseding: Int?)
     {
-        guard case .read(let targets, let inline) = try await self.firstChunk(of: push, limit: limit, contest: false)
-        else { preconditionFailure("a first chunk read without a contest is always read") }
-        return (targets, inline)
+        guard
+            case .read(let targets, let superseding) = try await self.firstChunk(
+                of: push, limit: limit, unlessUnfinished: false)
+        else { preconditionFailure("a first chunk read that does not look for unfinished pushes is always read") }
+        return (targets, superseding)
     }
 
-    /// The `contest` of a first chunk's statement that looks for no other push.
-    private static let noContest =
+    /// The `unfinished` part of a first chunk's statement that looks for no other push.
+    private static let noUnfinished =
         "SELECT '{}'::uuid[] AS ids, '{}'::text[] AS events, '{}'::int8[] AS stamps, '{}'::int8[] AS seqs"
 
-    /// The first chunk's statement; with `contest`, the statement also reads the unfinished pushes of the name that
-    /// `supersede(for:logger:)` would compare the push with (`unfinishedOfTheSameName`) and claims the push only when
+    /// The first chunk's statement; with `unlessUnfinished`, the statement also reads the unfinished pushes of the name
+    /// that `unfinished(sameNameAs:logger:)` would answer (`unfinishedOfTheSameName`) and claims the push only when
     /// there are none.
-    func firstChunk(of push: PushForDelivery, limit: Int, contest: Bool) async throws -> FirstChunkRead {
+    public func firstChunk(of push: PushForDelivery, limit: Int, unlessUnfinished: Bool) async throws
+        -> FirstChunkRead
+    {
         var sql = SQLBuilder()
         let first = push.targets.chunkSelect(
             &sql, after: nil, upTo: nil, limit: limit + 1, sentBy: (push.id, push.order))
         let others =
-            contest
+            unlessUnfinished
             ? self.unfinishedOfTheSameName(&sql, as: push).map { condition in
                 """
                 SELECT coalesce(array_agg(id), '{}') AS ids, coalesce(array_agg(event::text), '{}') AS events,
@@ -122,44 +126,45 @@ public struct DeliveryLedger: Sendable {
             unsafeSQL: """
                 WITH first AS (\(first)),
                 total AS (SELECT count(*)::int4 AS n FROM first),
-                contest AS (\(others ?? Self.noContest)),
+                unfinished AS (\(others ?? Self.noUnfinished)),
                 claimed AS (
                     UPDATE pushes SET state = 'sending', batches_total = 1, targeted = total.n, started_at = now()
-                    FROM total, contest
+                    FROM total, unfinished
                     WHERE pushes.id = \(id) AND pushes.state = 'queued' AND total.n BETWEEN 1 AND \(most)
-                      AND cardinality(contest.ids) = 0
-                    RETURNING total.n, cardinality(pushes.superseded_by) AS gen, pushes.created_at
+                      AND cardinality(unfinished.ids) = 0
+                    RETURNING total.n, cardinality(pushes.superseded_by) AS superseding, pushes.created_at
                 ),
                 batch AS (
                     INSERT INTO push_batches (push_id, seq, lower_channel, upper_channel, targets, sent_by_fanout,
                                               superseded_gen, sending_gen, sending_until, push_created_at)
-                    SELECT \(id), 0, NULL, NULL, n, true, gen, gen, now() + make_interval(secs => \(lease)), created_at
+                    SELECT \(id), 0, NULL, NULL, n, true, superseding, superseding,
+                           now() + make_interval(secs => \(lease)), created_at
                     FROM claimed
                 )
-                SELECT first.*, (SELECT gen::int8 FROM claimed), contest.ids, contest.events, contest.stamps,
-                       contest.seqs
-                FROM first, contest ORDER BY first.channel_id
+                SELECT first.*, (SELECT superseding::int8 FROM claimed), unfinished.ids, unfinished.events,
+                       unfinished.stamps, unfinished.seqs
+                FROM first, unfinished ORDER BY first.channel_id
                 """, binds: sql.binds)
         var targets: [PushTargets.Target] = []
-        var inline: Int?
+        var superseding: Int?
         var blocked = false
-        var unfinished: [Unfinished] = []
+        var unfinished: [UnfinishedPush] = []
         let rows = try await self.database.client.query(query, logger: self.logger)
         for try await row in rows {
             let decoded = try PushTargets.Target.decode(row)
-            if targets.isEmpty && contest { unfinished = try Unfinished.decode(row) }
+            if targets.isEmpty && unlessUnfinished { unfinished = try UnfinishedPush.decode(row) }
             targets.append(decoded.target)
             blocked = decoded.blocked
-            inline = decoded.extra.map(Int.init)
+            superseding = decoded.extra.map(Int.init)
         }
-        if contest && targets.isEmpty { return .unknown }
-        if !unfinished.isEmpty { return .contested(unfinished) }
+        if unlessUnfinished && targets.isEmpty { return .unknown }
+        if !unfinished.isEmpty { return .unfinished(unfinished) }
         // More than `limit` targets: the push goes out in batches, whose chunks fold what they need; these are a sample.
         if blocked && targets.count <= limit {
             targets = try await self.foldAndReread(
                 push, after: nil, upTo: nil, through: targets.last?.channelID, limit: limit + 1)
         }
-        return .read(targets: targets, inline: inline)
+        return .read(targets: targets, superseding: superseding)
     }
 
     /// The next `limit` targets of `push` with channel ids in (after, upTo]. Pending stamps of another push that could
@@ -212,12 +217,12 @@ public struct DeliveryLedger: Sendable {
             RETURNING lower_channel, upper_channel, cursor_channel, state, sent_by_fanout, runner
             """,
             logger: self.logger)
-        for try await (lower, upper, cursor, state, inline, runner) in rows.decode(
+        for try await (lower, upper, cursor, state, sentByFanout, runner) in rows.decode(
             (UUID?, UUID?, UUID?, BatchState, Bool, UUID?).self)
         {
             return PushBatch(
                 pushID: pushID, seq: seq, lower: lower, upper: upper, cursor: cursor, state: state,
-                sentByFanout: inline, runner: runner)
+                sentByFanout: sentByFanout, runner: runner)
         }
         return nil
     }
@@ -229,10 +234,12 @@ public struct DeliveryLedger: Sendable {
             WHERE push_id = \(pushID) AND seq = \(seq)
             """,
             logger: self.logger)
-        for try await (lower, upper, cursor, state, inline) in rows.decode((UUID?, UUID?, UUID?, BatchState, Bool).self)
+        for try await (lower, upper, cursor, state, sentByFanout) in rows.decode(
+            (UUID?, UUID?, UUID?, BatchState, Bool).self)
         {
             return PushBatch(
-                pushID: pushID, seq: seq, lower: lower, upper: upper, cursor: cursor, state: state, sentByFanout: inline
+                pushID: pushID, seq: seq, lower: lower, upper: upper, cursor: cursor, state: state,
+                sentByFanout: sentByFanout
             )
         }
         return nil

@@ -18,7 +18,7 @@ public struct PushBatch: Sendable {
     public var runner: UUID? = nil
 
     /// The one batch of a push that its fan-out job sends itself, as `firstChunk(of:limit:)` recorded it.
-    public static func inline(pushID: UUID) -> PushBatch {
+    public static func sentByFanout(pushID: UUID) -> PushBatch {
         PushBatch(
             pushID: pushID, seq: 0, lower: nil, upper: nil, cursor: nil, state: .queued, sentByFanout: true)
     }

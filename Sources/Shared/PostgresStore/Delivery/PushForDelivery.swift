@@ -27,7 +27,7 @@ public struct PushForDelivery: Sendable {
 
 extension PushForDelivery {
     /// The push as its fan-out job's snapshot tells it, still queued. A snapshot of an earlier build has no acceptance
-    /// order: the push then has 0, which `DeliveryLedger.supersede(for:)` replaces. Nil when the body is not base64.
+    /// order: the push then has 0, which `DeliveryLedger.unfinished(sameNameAs:logger:)` reads. Nil when the body is not base64.
     public init?(id: UUID, appID: Int64, snapshot: Snapshot) {
         guard let body = Data(base64Encoded: snapshot.payload) else { return nil }
         self.init(

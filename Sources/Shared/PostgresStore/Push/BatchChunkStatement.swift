@@ -7,7 +7,7 @@ import PostgresNIO
 /// chunk (planning took 1.8-2.5 ms against 1.2 ms of execution for a chunk of 1,000, `EXPLAIN ANALYZE`). The text is
 /// `PushTargets.chunkSelect`'s own for that shape and the bindings are those the same call makes for the real values,
 /// so the two cannot drift apart: a push whose select comes out as another text is read unprepared.
-struct BatchChunkStatement: PostgresPreparedStatement {
+struct BatchChunkStatement: PostgresPreparedStatement, NamedStatement {
     static let name = "lagw_batch_chunk_v1"
     static let sql: String = {
         var sql = SQLBuilder()

@@ -168,52 +168,8 @@ public struct PostgresPushStore: PushStore {
 
     public func report(appID: Int64, pushID: UUID) async throws -> PushReport? {
         let rows = try await self.database.client.query(
-            """
-            SELECT push_id, operation_id, event, activity_name, state, failure_reason, targeted, sent, accepted, failed,
-                   skipped, canceled, failed_by_reason::text, created_at, finished_at, first_request_at, superseded,
-                   delivery, broadcast_channel_id, broadcast_status, broadcast_reason, apns_unique_id, broadcast_sent_at,
-                   already_active, start_budget, started, not_started, start_pending, suspect_token,
-                   downgraded, starts_ended, starts_ended_on_device, starts_dismissed,
-                   lifetime_median_seconds::float8, lifetime_p90_seconds::float8, lifetime_max_seconds::float8
-            FROM push_report WHERE push_id = \(pushID) AND app_id = \(appID)
-            """,
-            logger: self.logger
-        )
-        for try await row in rows.decode(
-            (
-                UUID, UUID, String, String?, PushState, String?, Int64, Int64, Int64, Int64, Int64, Int64, String, Date,
-                Date?, Date?, Int64, String, String?, Int32?, String?, String?, Date?, Int64, Int64, Int64, Int64,
-                Int64, Int64, Int64, Int64?, Int64?, Int64?, Double?, Double?, Double?
-            )
-            .self)
-        {
-            var report = PushReport(
-                pushID: row.0, operationID: row.1, event: row.2, name: row.3.flatMap { $0.isEmpty ? nil : $0 },
-                state: row.4, failureReason: row.5,
-                counts: .init(
-                    targeted: row.6, sent: row.7, accepted: row.8, failed: row.9, skipped: row.10, canceled: row.11,
-                    superseded: row.16),
-                failedByReason: (try? JSONDecoder().decode([String: Int64].self, from: Data(row.12.utf8))) ?? [:],
-                created: row.13, finished: row.14, firstRequest: row.15)
-            report.delivery = row.17
-            report.broadcast = row.18.map {
-                PushReport.Broadcast(
-                    channelID: $0, status: row.19.map(Int.init), reason: row.20, apnsUniqueID: row.21, sent: row.22)
-            }
-            if row.29 > 0 { report.downgraded = row.29 }
-            if row.2 == "start" {
-                report.starts = PushReport.Starts(
-                    alreadyActive: row.23, startBudget: row.24, suspectToken: row.28, started: row.25,
-                    notStarted: row.26, pending: row.27)
-                report.starts?.ended = row.30 ?? 0
-                report.starts?.endedOnDevice = row.31 ?? 0
-                report.starts?.dismissed = row.32 ?? 0
-                if let median = row.33, let p90 = row.34, let max = row.35 {
-                    report.lifetimeSeconds = .init(median: median, p90: p90, max: max)
-                }
-            }
-            return report
-        }
+            PushReportStatement.query(pushID: pushID, appID: appID), logger: self.logger)
+        for try await row in rows { return try PushReportRow(row).report }
         return nil
     }
 

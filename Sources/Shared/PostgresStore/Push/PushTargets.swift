@@ -138,6 +138,19 @@ public struct PushTargets: Sendable {
         /// What the select decided before the send: a start held back, or an update's priority under its budget.
         public var hold: TargetHold = .none
 
+        public init(
+            channelID: UUID, instanceID: Int64, row: String = "", token: String, lastTimestamp: Int64? = nil,
+            lastSeq: Int64? = nil, hold: TargetHold = .none
+        ) {
+            self.channelID = channelID
+            self.instanceID = instanceID
+            self.row = row
+            self.token = token
+            self.lastTimestamp = lastTimestamp
+            self.lastSeq = lastSeq
+            self.hold = hold
+        }
+
         /// The place of the last push sent to the instance in `PushOrder`, if one was.
         public var lastSent: PushOrder? {
             self.lastTimestamp.map { PushOrder(timestamp: $0, seq: self.lastSeq ?? 0) }
