@@ -39,3 +39,8 @@ format:
 clean-data:
 	@scripts/pg.sh stop .data/pg || true
 	rm -rf .data
+
+# sql/schema.sql, the whole schema generated from sql/ (a scratch PostgreSQL); a test checks it is current.
+.PHONY: schema
+schema:
+	@scripts/schema.sh

@@ -55,7 +55,8 @@ extension GatewayCommand {
     }
 
     struct Migrate: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Apply the numbered migrations in sql/ (idempotent).")
+        static let configuration = CommandConfiguration(
+            abstract: "Apply the numbered migrations in sql/, then the views of sql/views/ (idempotent).")
         @Option(name: .customLong("database-url"), help: "postgres:// URL (DATABASE_URL).") var databaseURL: String?
         @Option(
             name: .customLong("migrations"), help: "Directory of NNNN_name.sql files (MIGRATIONS_DIR, default sql).")
@@ -70,20 +71,14 @@ extension GatewayCommand {
                     resolve.value(CommonSettings.migrationsDirectory, flag: self.migrations) ?? "sql"
                 )
             }
-            let logger = Logger(label: "gateway.migrate")
-            let database = Database(url: url, maxConnections: 2, logger: logger)
             try await exitOnFailure {
                 let files = try MigrationFiles.load(directory: directory)
-                try await withThrowingDiscardingTaskGroup { group in
-                    group.addTask { await database.client.run() }
-                    let applied = try await Migrator(database: database).migrate(files)
-                    print(
-                        applied.isEmpty
-                            ? "schema is current at version \(files.count)"
-                            : "applied migrations \(applied.map(String.init).joined(separator: ", ")); schema at version \(files.count)"
-                    )
-                    group.cancelAll()
-                }
+                let applied = try await Migrator.migrate(files, url: url, logger: Logger(label: "gateway.migrate"))
+                print(
+                    applied.isEmpty
+                        ? "schema is current at version \(files.count)"
+                        : "applied migrations \(applied.map(String.init).joined(separator: ", ")); schema at version \(files.count)"
+                )
             }
         }
     }

@@ -4,7 +4,8 @@ import LiveActivitiesCore
 import Logging
 import PostgresNIO
 
-/// Applies migrations, each in its own transaction, under an advisory lock so concurrent runs are safe.
+/// Applies migrations, each in its own transaction, then the views of `sql/views/`, under an advisory lock so
+/// concurrent runs are safe.
 public struct Migrator: Sendable {
     static let lockID: Int64 = 0x4C41_4757  // "LAGW"
     let database: Database
@@ -13,9 +14,22 @@ public struct Migrator: Sendable {
         self.database = database
     }
 
-    /// Applies what has not run yet; returns the versions applied (empty when already current).
+    /// Applies what has not run yet, then (re)applies every view; returns the versions applied (empty when already
+    /// current).
+    @discardableResult
+    public func migrate(_ files: MigrationFiles) async throws -> [Int] {
+        let applied = try await self.apply(files.migrations)
+        try await self.applyViews(files.views, newest: files.last?.version ?? 0)
+        return applied
+    }
+
+    /// Migrations without views.
     @discardableResult
     public func migrate(_ migrations: [Migration]) async throws -> [Int] {
+        try await self.migrate(MigrationFiles(migrations: migrations))
+    }
+
+    private func apply(_ migrations: [Migration]) async throws -> [Int] {
         try await self.database.transaction { connection in
             // The lock makes concurrent `migrate` runs (several pods starting at once) take turns.
             try await connection.query("SELECT pg_advisory_xact_lock(\(Self.lockID))", logger: self.database.logger)
@@ -64,6 +78,36 @@ public struct Migrator: Sendable {
             if didApply { applied.append(migration.version) }
         }
         return applied
+    }
+
+    /// Replaces each view with its file's definition, in one transaction, when the database is at `newest`. A
+    /// database at a newer version has a newer build's views: an older build's `migrate` leaves them alone.
+    private func applyViews(_ views: [ViewDefinition], newest: Int) async throws {
+        guard !views.isEmpty else { return }
+        let logger = self.database.logger
+        try await self.database.transaction { connection in
+            try await connection.query("SELECT pg_advisory_xact_lock(\(Self.lockID))", logger: logger)
+            let rows = try await connection.query(
+                "SELECT coalesce(max(version), 0)::int4 FROM schema_migrations", logger: logger)
+            var version = 0
+            for try await current in rows.decode(Int.self) { version = current }
+            guard version == newest else { return }
+            try await connection.query("SET LOCAL statement_timeout = 0", logger: logger)
+            for view in views {
+                do {
+                    try await connection.query(PostgresQuery(unsafeSQL: view.sql), logger: logger)
+                } catch let error as PSQLError {
+                    // 42P16, 42804: a column renamed, removed or retyped, which CREATE OR REPLACE refuses.
+                    let refusedChange = ["42P16", "42804"].contains(error.sqlState)
+                    throw MigrationError(
+                        description: "sql/views/\(view.name).sql: "
+                            + (error.serverInfo?[.message] ?? String(reflecting: error))
+                            + (refusedChange
+                                ? " (a view's columns may only be appended: a migration must drop the view first)" : "")
+                    )
+                }
+            }
+        }
     }
 
     /// The highest applied version, 0 for an empty database.
