@@ -13,7 +13,7 @@ struct WorkerHealth: Sendable {
         let answered = await withTaskGroup(of: Bool.self) { group in
             group.addTask {
                 do {
-                    for try await _ in try await self.database.client.query("SELECT 1", logger: self.database.logger) {}
+                    try await self.database.client.ping(logger: self.database.logger)
                     return true
                 } catch {
                     return false

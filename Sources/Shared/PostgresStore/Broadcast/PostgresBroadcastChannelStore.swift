@@ -13,51 +13,27 @@ public struct PostgresBroadcastChannelStore: Sendable {
 
     private var logger: Logger { self.database.logger }
 
-    static let columns = "c.name, c.channel_id, c.storage, c.environment, c.created_at"
-
-    static func decode<Rows: AsyncSequence>(_ rows: Rows) async throws -> [BroadcastChannel]
-    where Rows.Element == PostgresRow {
-        var channels: [BroadcastChannel] = []
-        for try await (name, id, storage, environment, created) in rows.decode(
-            (String, String, String, String, Date).self)
-        {
-            channels.append(
-                BroadcastChannel(
-                    name: name, channelID: id, storage: BroadcastStorage(rawValue: storage) ?? .noStorage,
-                    environment: environment, created: created))
-        }
-        return channels
+    static func decode(_ rows: CollectedRows<PostgresRow>) throws -> [BroadcastChannel] {
+        try rows.elements.map { try BroadcastStatements.ChannelRow($0).channel }
     }
 
     public func channel(appID: Int64, name: String) async throws -> BroadcastChannel? {
-        try await Self.decode(
-            self.database.client.query(
-                """
-                SELECT \(unescaped: Self.columns) FROM broadcast_channels c JOIN apps a ON a.id = c.app_id
-                WHERE c.app_id = \(appID) AND c.environment = a.apns_environment AND c.name = \(name)
-                """, logger: self.logger)
+        try Self.decode(
+            await self.database.client.query(BroadcastStatements.Channel.query(appID, name), logger: self.logger)
         ).first
     }
 
     /// A page in name order after `after`, and how many channels the app has in its environment.
     public func list(appID: Int64, after: String?, limit: Int) async throws -> (channels: [BroadcastChannel], used: Int)
     {
-        let channels = try await Self.decode(
-            self.database.client.query(
-                """
-                SELECT \(unescaped: Self.columns) FROM broadcast_channels c JOIN apps a ON a.id = c.app_id
-                WHERE c.app_id = \(appID) AND c.environment = a.apns_environment AND c.name > \(after ?? "")
-                ORDER BY c.name LIMIT \(limit)
-                """, logger: self.logger))
+        let channels = try Self.decode(
+            await self.database.client.query(
+                BroadcastStatements.List.query(appID, after ?? "", limit), logger: self.logger))
         return (channels, try await self.count(appID: appID))
     }
 
     public func count(appID: Int64) async throws -> Int {
-        let rows = try await self.database.client.query(
-            """
-            SELECT count(*) FROM broadcast_channels c JOIN apps a ON a.id = c.app_id
-            WHERE c.app_id = \(appID) AND c.environment = a.apns_environment
-            """, logger: self.logger)
+        let rows = try await self.database.client.query(BroadcastStatements.Count.query(appID), logger: self.logger)
         for try await count in rows.decode(Int64.self) { return Int(count) }
         return 0
     }
@@ -66,14 +42,10 @@ public struct PostgresBroadcastChannelStore: Sendable {
     public func insert(appID: Int64, environment: String, name: String, channelID: String, storage: BroadcastStorage)
         async throws -> BroadcastChannel?
     {
-        try await Self.decode(
-            self.database.client.query(
-                """
-                INSERT INTO broadcast_channels AS c (app_id, environment, name, channel_id, storage)
-                VALUES (\(appID), \(environment), \(name), \(channelID), \(storage.rawValue))
-                ON CONFLICT (app_id, environment, name) DO NOTHING
-                RETURNING \(unescaped: Self.columns)
-                """, logger: self.logger)
+        try Self.decode(
+            await self.database.client.query(
+                BroadcastStatements.Insert.query(appID, environment, name, channelID, storage.rawValue),
+                logger: self.logger)
         ).first
     }
 
@@ -82,20 +54,7 @@ public struct PostgresBroadcastChannelStore: Sendable {
     @discardableResult
     public func remove(appID: Int64, environment: String, channelID: String) async throws -> Bool {
         let rows = try await self.database.client.query(
-            """
-            WITH gone AS (
-                DELETE FROM broadcast_channels
-                WHERE app_id = \(appID) AND environment = \(environment) AND channel_id = \(channelID)
-                RETURNING channel_id
-            ),
-            unsubscribed AS (
-                UPDATE live_activities l SET state = 'ended', ended_reason = 'channel_deleted', ended_at = now()
-                FROM gone
-                WHERE l.app_id = \(appID) AND l.broadcast_channel_id = gone.channel_id AND l.push_token IS NULL
-                  AND l.state IN ('active', 'invalid')
-            )
-            SELECT count(*) FROM gone
-            """, logger: self.logger)
+            BroadcastStatements.Remove.query(appID, environment, channelID), logger: self.logger)
         for try await count in rows.decode(Int64.self) { return count > 0 }
         return false
     }
@@ -109,14 +68,11 @@ public struct PostgresBroadcastChannelStore: Sendable {
     ) async throws -> [String: BroadcastChannelRef] where Rows.Element == PostgresRow {
         let names = Set(pushes.filter(\.needsBroadcastChannel).compactMap(\.liveActivity.name))
         guard !names.isEmpty else { return [:] }
-        let rows = try await query(
-            """
-            SELECT c.name, c.channel_id, c.storage FROM broadcast_channels c JOIN apps a ON a.id = c.app_id
-            WHERE c.app_id = \(appID) AND c.environment = a.apns_environment AND c.name = ANY(\(Array(names)))
-            """)
+        let rows = try await query(BroadcastStatements.Routing.query(appID, Array(names)))
         var found: [String: BroadcastChannelRef] = [:]
-        for try await (name, id, storage) in rows.decode((String, String, String).self) {
-            found[name] = BroadcastChannelRef(channelID: id, storage: BroadcastStorage(rawValue: storage) ?? .noStorage)
+        for try await row in rows {
+            let row = try BroadcastStatements.Routing.Row(row)
+            found[row.name] = row.channel
         }
         return found
     }
@@ -132,20 +88,11 @@ extension PostgresBroadcastChannelStore {
 
     /// Channels with no push and no tracked instance for their app's `broadcast_idle_after`.
     public func idle(limit: Int) async throws -> [Maintained] {
-        let rows = try await self.database.client.query(
-            """
-            SELECT c.app_id, c.environment, c.channel_id FROM broadcast_channels c JOIN apps a ON a.id = c.app_id
-            WHERE coalesce(c.last_push_at, c.created_at) < now() - a.broadcast_idle_after
-              AND (c.sending_until IS NULL OR c.sending_until < now())
-              AND NOT EXISTS (SELECT 1 FROM live_activities l WHERE l.app_id = c.app_id
-                              AND l.broadcast_channel_id = c.channel_id AND l.state = 'active')
-            ORDER BY coalesce(c.last_push_at, c.created_at) LIMIT \(limit)
-            """, logger: self.logger)
-        var found: [Maintained] = []
-        for try await (app, environment, channel) in rows.decode((Int64, String, String).self) {
-            found.append(Maintained(appID: app, environment: environment, channelID: channel))
+        let rows = try await self.database.client.query(BroadcastStatements.Idle.query(limit), logger: self.logger)
+        return try rows.elements.map { row in
+            let (app, environment, channel) = try row.decode((Int64, String, String).self)
+            return Maintained(appID: app, environment: environment, channelID: channel)
         }
-        return found
     }
 
     /// The apps to reconcile (those with a channel, or that delete unknown ones), with their channel ids here in
@@ -154,18 +101,10 @@ extension PostgresBroadcastChannelStore {
         appID: Int64, environment: String, ours: Set<String>, deleteUnknown: Bool
     )] {
         let rows = try await self.database.client.query(
-            """
-            SELECT a.id, a.apns_environment, coalesce(array_agg(c.channel_id) FILTER (WHERE c.channel_id IS NOT NULL),
-                   '{}'), a.broadcast_delete_unknown
-            FROM apps a LEFT JOIN broadcast_channels c ON c.app_id = a.id AND c.environment = a.apns_environment
-            GROUP BY a.id
-            HAVING count(c.channel_id) > 0 OR a.broadcast_delete_unknown
-            """, logger: self.logger)
-        var targets: [(Int64, String, Set<String>, Bool)] = []
-        for try await (app, environment, ours, deleteUnknown) in rows.decode((Int64, String, [String], Bool).self) {
-            targets.append((app, environment, Set(ours), deleteUnknown))
+            BroadcastStatements.ReconcileTargets.query(), logger: self.logger)
+        return try rows.elements.map(BroadcastStatements.ReconcileTargets.Row.init).map {
+            ($0.appID, $0.environment, $0.ours, $0.deleteUnknown)
         }
-        return targets
     }
 
     /// Replaces what the last reconcile found for the app.
@@ -173,15 +112,11 @@ extension PostgresBroadcastChannelStore {
         appID: Int64, environment: String, appleOnly: [String], localOnly: [String], deletedAtApple: Bool
     ) async throws {
         try await self.database.transaction { connection in
+            try await connection.query(BroadcastStatements.DeleteDrift.query(appID), logger: self.logger)
+            let sides = appleOnly.map { _ in "apple_only" } + localOnly.map { _ in "local_only" }
             try await connection.query(
-                "DELETE FROM broadcast_channel_drift WHERE app_id = \(appID)", logger: self.logger)
-            try await connection.query(
-                """
-                INSERT INTO broadcast_channel_drift (app_id, environment, channel_id, side, deleted_at_apple)
-                SELECT \(appID), \(environment), x.id, x.side, x.side = 'apple_only' AND \(deletedAtApple)
-                FROM unnest(\(appleOnly + localOnly)::text[],
-                            \(appleOnly.map { _ in "apple_only" } + localOnly.map { _ in "local_only" })::text[]) AS x(id, side)
-                """, logger: self.logger)
+                BroadcastStatements.InsertDrift.query(appID, environment, appleOnly + localOnly, sides, deletedAtApple),
+                logger: self.logger)
         }
     }
 }

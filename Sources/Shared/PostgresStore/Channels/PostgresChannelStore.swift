@@ -22,24 +22,22 @@ public struct PostgresChannelStore: ChannelStore {
         // A device without the channel's secret is refused before anything is written (not even a lock).
         if case .device(let digest) = proof {
             let rows = try await self.database.client.query(
-                "SELECT encode(secret_hash, 'hex') FROM channels WHERE app_id = \(appID) AND install_id = \(installID)",
-                logger: self.logger)
+                ChannelStatements.SecretByInstall.query(appID, installID), logger: self.logger)
             for try await stored in rows.decode(String?.self) {
                 if let stored, digest != stored { return .refused }
             }
         }
         return try await self.database.transaction { connection in
-            let inserted = try await connection.query(
-                """
-                INSERT INTO channels (app_id, install_id, opt_in, live_activities_enabled, named_user_id, locale, timezone,
-                                      secret_hash)
-                VALUES (\(appID), \(installID), coalesce(\(registration.optIn), false),
-                        coalesce(\(registration.liveActivitiesEnabled), true), \(registration.namedUserID),
-                        \(registration.locale), \(registration.timezone), \(ByteBuffer(bytes: ChannelSecret.digest(secret))))
-                ON CONFLICT (app_id, install_id) DO NOTHING
-                RETURNING id
-                """,
-                logger: self.logger)
+            var bindings = PostgresBindings(capacity: 8)
+            bindings.append(appID)
+            bindings.append(installID)
+            bindings.append(registration.optIn)
+            bindings.append(registration.liveActivitiesEnabled)
+            bindings.append(registration.namedUserID)
+            bindings.append(registration.locale)
+            bindings.append(registration.timezone)
+            bindings.append(ByteBuffer(bytes: ChannelSecret.digest(secret)))
+            let inserted = try await connection.query(ChannelStatements.Insert.bound(bindings), logger: self.logger)
             for try await id in inserted.decode(UUID.self) {
                 try await Self.replaceTags(
                     registration.replacedTagGroups, channelID: id, appID: appID, on: connection, logger: self.logger)
@@ -48,14 +46,11 @@ public struct PostgresChannelStore: ChannelStore {
             // The install id has a channel: the master secret, or the channel's own secret, may update it; a channel
             // without one (created before channel secrets) is claimed by the first registration.
             let existing = try await connection.query(
-                """
-                SELECT id, encode(secret_hash, 'hex') FROM channels
-                WHERE app_id = \(appID) AND install_id = \(installID) FOR NO KEY UPDATE
-                """,
-                logger: self.logger)
-            var found: (UUID, String?)?
-            for try await row in existing.decode((UUID, String?).self) { found = row }
-            guard let (id, stored) = found else { throw ChannelRegistrationRace() }
+                ChannelStatements.LockByInstall.query(appID, installID), logger: self.logger)
+            guard let row = try await existing.collect().first.map(ChannelStatements.LockByInstall.Row.init) else {
+                throw ChannelRegistrationRace()
+            }
+            let (id, stored) = (row.id, row.secretDigest)
             var claimed = false
             switch proof {
             case .server: break
@@ -67,9 +62,10 @@ public struct PostgresChannelStore: ChannelStore {
                 }
             }
             let hash = claimed ? ByteBuffer(bytes: ChannelSecret.digest(secret)) : nil
-            try await connection.query(
-                "UPDATE channels SET secret_hash = coalesce(\(hash), secret_hash) WHERE id = \(id)", logger: self.logger
-            )
+            var claim = PostgresBindings(capacity: 2)
+            claim.append(hash)
+            claim.append(id)
+            try await connection.query(ChannelStatements.ClaimSecret.bound(claim), logger: self.logger)
             _ = try await Self.update(appID: appID, channelID: id, registration, on: connection, logger: self.logger)
             return claimed ? .claimed(id, secret: secret) : .updated(id)
         }
@@ -85,11 +81,7 @@ public struct PostgresChannelStore: ChannelStore {
         case .device(let presented): digest = presented ?? ""
         }
         let rows = try await self.database.client.query(
-            """
-            SELECT 1 FROM channels WHERE id = \(channelID) AND app_id = \(appID)
-              AND (secret_hash IS NULL OR encode(secret_hash, 'hex') = \(digest))
-            """,
-            logger: self.logger)
+            ChannelStatements.Verify.query(channelID, appID, digest), logger: self.logger)
         for try await _ in rows { return true }
         return false
     }
@@ -104,20 +96,15 @@ public struct PostgresChannelStore: ChannelStore {
         appID: Int64, channelID: UUID, _ registration: ChannelRegistration, on connection: DatabaseConnection,
         logger: Logger
     ) async throws -> Bool {
-        let rows = try await connection.query(
-            """
-            UPDATE channels SET
-                opt_in = coalesce(\(registration.optIn), opt_in),
-                live_activities_enabled = coalesce(\(registration.liveActivitiesEnabled), live_activities_enabled),
-                named_user_id = coalesce(\(registration.namedUserID), named_user_id),
-                locale = coalesce(\(registration.locale), locale),
-                timezone = coalesce(\(registration.timezone), timezone),
-                last_registration = now()
-            WHERE id = \(channelID) AND app_id = \(appID)
-            RETURNING id
-            """,
-            logger: logger
-        )
+        var bindings = PostgresBindings(capacity: 7)
+        bindings.append(registration.optIn)
+        bindings.append(registration.liveActivitiesEnabled)
+        bindings.append(registration.namedUserID)
+        bindings.append(registration.locale)
+        bindings.append(registration.timezone)
+        bindings.append(channelID)
+        bindings.append(appID)
+        let rows = try await connection.query(ChannelStatements.Update.bound(bindings), logger: logger)
         var found = false
         for try await _ in rows.decode(UUID.self) { found = true }
         guard found else { return false }
@@ -131,20 +118,11 @@ public struct PostgresChannelStore: ChannelStore {
     ) async throws {
         guard !groups.isEmpty else { return }
         let names = Array(groups.keys)
-        try await connection.query(
-            "DELETE FROM channel_tags WHERE channel_id = \(channelID) AND tag_group = ANY(\(names))",
-            logger: logger
-        )
+        try await connection.query(ChannelStatements.DeleteTagGroups.query(channelID, names), logger: logger)
         let pairs = groups.flatMap { group, tags in Set(tags).map { (group, $0) } }
         guard !pairs.isEmpty else { return }
         try await connection.query(
-            """
-            INSERT INTO channel_tags (channel_id, app_id, tag_group, tag)
-            SELECT \(channelID), \(appID), g, t FROM unnest(\(pairs.map(\.0))::text[], \(pairs.map(\.1))::text[]) AS x(g, t)
-            ON CONFLICT DO NOTHING
-            """,
-            logger: logger
-        )
+            ChannelStatements.InsertTags.query(channelID, appID, pairs.map(\.0), pairs.map(\.1)), logger: logger)
         try await Quotas.checkTags(channels: [channelID], appID: appID, on: connection, logger: logger)
     }
 
@@ -153,11 +131,12 @@ public struct PostgresChannelStore: ChannelStore {
             ChannelLookupStatement(channelID: channelID, appID: appID), logger: self.logger)
         for try await row in rows {
             var groups: [String: [String]] = [:]
-            for (group, tag) in zip(row.7, row.8) { groups[group, default: []].append(tag) }
+            for (group, tag) in zip(row.tagGroups, row.tags) { groups[group, default: []].append(tag) }
             return ChannelLookup(
-                channelID: channelID, optIn: row.0, liveActivitiesEnabled: row.1,
-                tags: groups[ChannelRegistration.deviceTagGroup] ?? [], tagGroups: groups, namedUserID: row.2,
-                locale: row.3, timezone: row.4, created: row.5, lastRegistration: row.6
+                channelID: channelID, optIn: row.optIn, liveActivitiesEnabled: row.liveActivitiesEnabled,
+                tags: groups[ChannelRegistration.deviceTagGroup] ?? [], tagGroups: groups, namedUserID: row.namedUserID,
+                locale: row.locale, timezone: row.timezone, created: row.created,
+                lastRegistration: row.lastRegistration
             )
         }
         return nil

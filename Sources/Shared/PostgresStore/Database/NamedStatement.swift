@@ -3,7 +3,7 @@
 /// `EXPLAIN`s it. Variants are separate statements with names of their own, never text assembled from flags.
 ///
 /// PostgresNIO's `PostgresPreparedStatement` asks for the same two members, so a prepared statement is one too.
-public protocol NamedStatement {
+public protocol NamedStatement: Sendable {
     /// Unique among the catalog's statements; a prepared statement's name on the connection.
     static var name: String { get }
     /// The statement, with `$1`, `$2`... for its parameters.

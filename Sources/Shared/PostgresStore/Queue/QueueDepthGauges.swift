@@ -18,12 +18,10 @@ public actor QueueDepthGauges {
 
     public func refresh() async throws {
         let rows = try await self.database.client.query(
-            "SELECT kind, state, count(*) FROM jobs GROUP BY kind, state",
-            logger: self.database.logger
-        )
+            JobQueueStatements.Depth.query(), logger: self.database.logger)
         var current: [[String]: Int64] = [:]
-        for try await (kind, state, count) in rows.decode((String, String, Int64).self) {
-            current[[kind, state]] = count
+        for row in try rows.elements.map(JobQueueStatements.Depth.Row.init) {
+            current[[row.kind, row.state]] = row.count
         }
         for key in self.seen.union(current.keys) {
             Gauge(label: "jobs_queue_depth", dimensions: [("kind", key[0]), ("state", key[1])], factory: self.metrics)

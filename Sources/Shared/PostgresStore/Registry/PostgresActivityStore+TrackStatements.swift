@@ -80,7 +80,7 @@ extension PostgresActivityStore {
 ///
 /// Many calls go in one statement (see `TrackBatcher`), one row per call in their order; no two share a channel and
 /// name, so each write is matched back to its call by the instance id or by `(channel_id, name)`.
-struct TrackStatement: PostgresPreparedStatement {
+struct TrackStatement: PostgresPreparedStatement, NamedStatement {
     static let name = "lagw_track_v8"
     static let sql = """
         WITH input AS (
@@ -209,7 +209,7 @@ struct TrackStatement: PostgresPreparedStatement {
 
 /// Ends instance `replacing` as `replaced` and starts this activity under the name, in one statement: nothing starts
 /// unless that instance was still current.
-struct TrackReplaceStatement: PostgresPreparedStatement {
+struct TrackReplaceStatement: PostgresPreparedStatement, NamedStatement {
     static let name = "lagw_track_replace_v5"
     static let sql = """
         WITH replaced AS (

@@ -3,7 +3,7 @@ import PostgresNIO
 
 /// The push-to-start tokens a channel lookup lists, as a prepared statement (see `ChannelLookupStatement`). A token is
 /// `suspect` when its last starts since it was registered again were accepted and none started.
-struct PushToStartSummariesStatement: ChannelScopedStatement {
+struct PushToStartSummariesStatement: ChannelScopedStatement, NamedStatement {
     static let name = "lagw_push_to_start_summaries_v1"
     static let sql = """
         SELECT p.attributes_type,
@@ -24,10 +24,21 @@ struct PushToStartSummariesStatement: ChannelScopedStatement {
         ) k
         WHERE p.channel_id = $1 AND p.app_id = $2 ORDER BY p.attributes_type
         """
-    typealias Row = (String, String, Date, Date, String?)
+    struct Row: Sendable {
+        var attributesType: String
+        /// `suspect` for an active token whose last starts all went unanswered.
+        var state: String
+        var updated: Date
+        var registered: Date
+        /// The outcome of the token's last start: started, not_started or pending (nil: none).
+        var lastStart: String?
+    }
 
     var channelID: UUID
     var appID: Int64
 
-    func decodeRow(_ row: PostgresRow) throws -> Row { try row.decode(Row.self) }
+    func decodeRow(_ row: PostgresRow) throws -> Row {
+        let (type, state, updated, registered, lastStart) = try row.decode((String, String, Date, Date, String?).self)
+        return Row(attributesType: type, state: state, updated: updated, registered: registered, lastStart: lastStart)
+    }
 }

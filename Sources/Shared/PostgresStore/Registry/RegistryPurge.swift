@@ -45,45 +45,18 @@ public struct RegistryPurge: JobHandler {
     /// One pass, in batches so that no statement holds many row locks for long.
     public func purge() async throws -> Report {
         var report = Report()
-        report.expired = try await self.repeatBatches(
-            """
-            WITH done AS (
-                UPDATE live_activities SET state = 'expired', ended_reason = 'max_age', ended_at = now()
-                WHERE id IN (
-                    SELECT la.id FROM live_activities la JOIN apps a ON a.id = la.app_id
-                    WHERE la.state = 'active' AND la.started_at <= now() - a.activity_max_age
-                    LIMIT \(self.batchSize))
-                RETURNING 1)
-            SELECT count(*) FROM done
-            """)
-        report.deletedActivities = try await self.repeatBatches(
-            """
-            WITH done AS (
-                DELETE FROM live_activities WHERE id IN (
-                    SELECT la.id FROM live_activities la JOIN apps a ON a.id = la.app_id
-                    WHERE la.state <> 'active'
-                      AND coalesce(la.ended_at, la.invalidated_at) <= now() - a.registry_retention
-                    LIMIT \(self.batchSize))
-                RETURNING 1)
-            SELECT count(*) FROM done
-            """)
+        report.expired = try await self.repeatBatches(RegistryMaintenanceStatements.ExpireActivities.self)
+        report.deletedActivities = try await self.repeatBatches(RegistryMaintenanceStatements.DeleteOldActivities.self)
         report.deletedPushToStartTokens = try await self.repeatBatches(
-            """
-            WITH done AS (
-                DELETE FROM push_to_start_tokens WHERE (channel_id, attributes_type) IN (
-                    SELECT p.channel_id, p.attributes_type FROM push_to_start_tokens p JOIN apps a ON a.id = p.app_id
-                    WHERE p.state = 'invalid' AND p.invalidated_at <= now() - a.registry_retention
-                    LIMIT \(self.batchSize))
-                RETURNING 1)
-            SELECT count(*) FROM done
-            """)
+            RegistryMaintenanceStatements.DeleteOldPushToStartTokens.self)
         return report
     }
 
-    private func repeatBatches(_ query: PostgresQuery) async throws -> Int {
+    private func repeatBatches(_ statement: any NamedStatement.Type) async throws -> Int {
         var total = 0
         while true {
             var count = 0
+            let query = try statement.query(self.batchSize)
             for try await n in try await self.database.client.query(query, logger: self.database.logger)
                 .decode(Int64.self)
             { count = Int(n) }

@@ -51,18 +51,14 @@ public struct RetentionPurge: JobHandler {
     {
         try await self.database.transaction { connection in
             let milliseconds = lockTimeout.components.seconds * 1000
-            try await connection.query(
-                PostgresQuery(unsafeSQL: "SET LOCAL lock_timeout = \(milliseconds)"), logger: self.database.logger)
+            let timeout = try await connection.query(
+                RegistryMaintenanceStatements.SetLockTimeout.query("\(milliseconds)"), logger: self.database.logger)
+            for try await _ in timeout {}
             let rows = try await connection.query(
-                """
-                SELECT history_partitions_ensure(now(), \(Int32(weeksAhead)))::int8,
-                       history_partitions_drop(\(unescaped: Self.horizon))::int8
-                """, logger: self.database.logger)
-            var result = (made: 0, dropped: 0)
-            for try await (made, dropped) in rows.decode((Int64, Int64).self) {
-                result = (Int(made), Int(dropped))
-            }
-            return result
+                RegistryMaintenanceStatements.RotatePartitions.query(Int32(weeksAhead)), logger: self.database.logger)
+            guard let row = try await rows.collect().first.map(RegistryMaintenanceStatements.RotatePartitions.Row.init)
+            else { return (0, 0) }
+            return (row.made, row.dropped)
         }
     }
 
@@ -70,9 +66,9 @@ public struct RetentionPurge: JobHandler {
     public func purge() async throws -> (scrubbed: Int, deleted: Int) {
         let scrubbed = try await self.scrubForgotten()
         var deleted = 0
-        for statement in [Self.operations, Self.schedules, Self.launches, Self.renewals, Self.deviceOperations] {
+        for statement in Self.batches {
             while true {
-                let count = try await self.count(statement(self.batchSize))
+                let count = try await self.count(statement.query(self.batchSize))
                 deleted += count
                 if count < self.batchSize { break }
             }
@@ -84,22 +80,7 @@ public struct RetentionPurge: JobHandler {
     func scrubForgotten() async throws -> Int {
         try await self.database.transaction { connection in
             let rows = try await connection.query(
-                """
-                WITH gone AS (DELETE FROM forgotten_channels RETURNING app_id, channel_id::text AS id),
-                apps AS (SELECT app_id, '(' || string_agg(id, '|') || ')' AS pattern, count(*) AS n
-                         FROM gone GROUP BY app_id),
-                p AS (
-                    UPDATE pushes p SET audience = regexp_replace(p.audience::text, a.pattern, \(Self.nilID), 'gi')::jsonb,
-                                        request = regexp_replace(p.request::text, a.pattern, \(Self.nilID), 'gi')::jsonb
-                    FROM apps a
-                    WHERE p.app_id = a.app_id AND (p.audience::text ~* a.pattern OR p.request::text ~* a.pattern)
-                ),
-                s AS (
-                    UPDATE schedules s SET push = regexp_replace(s.push::text, a.pattern, \(Self.nilID), 'gi')::jsonb
-                    FROM apps a WHERE s.app_id = a.app_id AND s.push::text ~* a.pattern
-                )
-                SELECT coalesce(sum(n), 0)::int8 FROM apps
-                """, logger: self.database.logger)
+                RegistryMaintenanceStatements.ScrubForgotten.query(Self.nilID), logger: self.database.logger)
             var count = 0
             for try await n in rows.decode(Int64.self) { count = Int(n) }
             return count
@@ -107,79 +88,6 @@ public struct RetentionPurge: JobHandler {
     }
 
     static let nilID = "00000000-0000-0000-0000-000000000000"
-
-    static func operations(_ limit: Int) -> PostgresQuery {
-        """
-        WITH old AS (
-            SELECT o.id FROM apps a
-            CROSS JOIN LATERAL (
-                SELECT o.id FROM push_operations o
-                WHERE o.app_id = a.id AND \(unescaped: Self.beforeRetention("o.created_at"))
-                  AND NOT EXISTS (SELECT 1 FROM pushes p WHERE p.operation_id = o.id
-                                  AND p.state IN ('queued', 'sending'))
-                LIMIT \(limit)
-            ) o
-            LIMIT \(limit)
-        ),
-        attempts AS (
-            DELETE FROM start_attempts s USING pushes p
-            WHERE p.operation_id IN (SELECT id FROM old) AND s.push_id = p.id
-        ),
-        done AS (DELETE FROM push_operations WHERE id IN (SELECT id FROM old) RETURNING 1)
-        SELECT count(*) FROM done
-        """
-    }
-
-    static func schedules(_ limit: Int) -> PostgresQuery {
-        Self.older("schedules", time: "updated_at", where: "t.state <> 'pending'", limit: limit)
-    }
-
-    static func launches(_ limit: Int) -> PostgresQuery {
-        Self.older("launches", time: "launched_at", partitioned: true, limit: limit)
-    }
-
-    /// Stored answers of the device calls that create (`Idempotency-Key`), aged out like push operations.
-    static func deviceOperations(_ limit: Int) -> PostgresQuery {
-        Self.older("device_operations", time: "created_at", limit: limit)
-    }
-
-    static func renewals(_ limit: Int) -> PostgresQuery {
-        Self.older("renewals", time: "created_at", limit: limit)
-    }
-
-    /// Deletes up to `limit` rows of `table` (an `id` key and an `app_id`) whose `time` is past their app's
-    /// retention, per app through its (app_id, time) index. The names are this file's constants, never input.
-    static func older(
-        _ table: String, time: String, where filter: String = "true", partitioned: Bool = false, limit: Int
-    ) -> PostgresQuery {
-        let before = partitioned ? Self.beforeRetention("t.\(time)") : "t.\(time) < now() - a.registry_retention"
-        return PostgresQuery(
-            unsafeSQL: """
-                WITH done AS (
-                    DELETE FROM \(table) WHERE id IN (
-                        SELECT x.id FROM apps a CROSS JOIN LATERAL (
-                            SELECT t.id FROM \(table) t
-                            WHERE t.app_id = a.id AND \(filter) AND \(before)
-                            LIMIT \(limit)) x
-                        LIMIT \(limit))
-                    RETURNING 1)
-                SELECT count(*) FROM done
-                """)
-    }
-
-    /// Rows of app `a` past its retention, except those the next week's partition drop takes: a partitioned row
-    /// (sql/0022) older than the longest retention of any app, in the week that holds that horizon, waits for its
-    /// week to be dropped whole (at most a week) rather than being deleted one by one. Older rows (a week held back
-    /// by an unfinished push, the default partitions) and those of apps with a shorter retention are deleted here.
-    static func beforeRetention(_ time: String) -> String {
-        """
-        (\(time) < least(now() - a.registry_retention, history_week(\(Self.horizon)))
-         OR (\(time) >= \(Self.horizon) AND \(time) < now() - a.registry_retention))
-        """
-    }
-
-    /// The longest retention of any app, as a point in time: the weeks wholly before it are dropped.
-    static let horizon = "now() - (SELECT coalesce(max(registry_retention), interval '30 days') FROM apps)"
 
     private func count(_ query: PostgresQuery) async throws -> Int {
         var count = 0

@@ -133,72 +133,50 @@ public struct ActivityPolicies: Sendable, Equatable, Codable {
     /// Replaces the policies of the app with this key; false when there is no such app.
     public func apply(appKey: String, database: Database) async throws -> Bool {
         try await database.transaction { connection in
-            let rows = try await connection.query(
-                """
-                UPDATE apps SET
-                    activity_max_age = coalesce(make_interval(secs => \(self.activityMaxAgeSeconds)), activity_max_age),
-                    registry_retention = coalesce(make_interval(secs => \(self.retentionSeconds)), registry_retention),
-                    broadcast_idle_after = coalesce(
-                        make_interval(secs => \(self.broadcastIdleSeconds)), broadcast_idle_after),
-                    broadcast_delete_unknown = coalesce(\(self.broadcastDeleteUnknown), broadcast_delete_unknown),
-                    start_confirm_window = coalesce(
-                        make_interval(secs => \(self.startConfirmSeconds)), start_confirm_window),
-                    starts_per_channel_per_hour = coalesce(
-                        \(self.startsPerChannelPerHour.map(Int32.init)), starts_per_channel_per_hour),
-                    suspect_after_starts = coalesce(\(self.suspectAfterStarts.map(Int32.init)), suspect_after_starts),
-                    skip_suspect_tokens = coalesce(\(self.skipSuspectTokens), skip_suspect_tokens),
-                    device_tag_groups = coalesce(\(self.deviceTagGroups)::text[], device_tag_groups),
-                    device_named_user = coalesce(\(self.deviceNamedUser), device_named_user),
-                    server_requests_per_second = coalesce(
-                        \(self.limits.value(.serverRequestsPerSecond)), server_requests_per_second),
-                    device_requests_per_second = coalesce(
-                        \(self.limits.value(.deviceRequestsPerSecond)), device_requests_per_second),
-                    max_pending_updates_per_activity = coalesce(
-                        \(self.limits.value(.maxPendingUpdatesPerActivity)), max_pending_updates_per_activity),
-                    max_pending_updates = coalesce(\(self.limits.value(.maxPendingUpdates)), max_pending_updates),
-                    max_schedules = coalesce(\(self.limits.value(.maxSchedules)), max_schedules),
-                    max_tags_per_channel = coalesce(\(self.limits.value(.maxTagsPerChannel)), max_tags_per_channel),
-                    updated_at = now()
-                WHERE app_key = \(appKey) RETURNING id
-                """,
-                logger: database.logger)
+            var bindings = PostgresBindings(capacity: 17)
+            bindings.append(self.activityMaxAgeSeconds)
+            bindings.append(self.retentionSeconds)
+            bindings.append(self.broadcastIdleSeconds)
+            bindings.append(self.broadcastDeleteUnknown)
+            bindings.append(self.startConfirmSeconds)
+            bindings.append(self.startsPerChannelPerHour.map(Int32.init))
+            bindings.append(self.suspectAfterStarts.map(Int32.init))
+            bindings.append(self.skipSuspectTokens)
+            bindings.append(self.deviceTagGroups)
+            bindings.append(self.deviceNamedUser)
+            bindings.append(self.limits.value(.serverRequestsPerSecond))
+            bindings.append(self.limits.value(.deviceRequestsPerSecond))
+            bindings.append(self.limits.value(.maxPendingUpdatesPerActivity))
+            bindings.append(self.limits.value(.maxPendingUpdates))
+            bindings.append(self.limits.value(.maxSchedules))
+            bindings.append(self.limits.value(.maxTagsPerChannel))
+            bindings.append(appKey)
+            let rows = try await connection.query(PolicyStatements.UpdateApp.bound(bindings), logger: database.logger)
             var appID: Int64?
             for try await id in rows.decode(Int64.self) { appID = id }
             guard let appID else { return false }
-            try await connection.query("DELETE FROM activity_policies WHERE app_id = \(appID)", logger: database.logger)
-            try await connection.query("DELETE FROM update_budgets WHERE app_id = \(appID)", logger: database.logger)
-            try await connection.query("DELETE FROM renew_policies WHERE app_id = \(appID)", logger: database.logger)
+            try await connection.query(PolicyStatements.DeleteIdlePolicies.query(appID), logger: database.logger)
+            try await connection.query(PolicyStatements.DeleteUpdateBudgets.query(appID), logger: database.logger)
+            try await connection.query(PolicyStatements.DeleteRenewPolicies.query(appID), logger: database.logger)
             if !self.renew.isEmpty {
                 try await connection.query(
-                    """
-                    INSERT INTO renew_policies (app_id, attributes_type, after_seconds, alert_title, alert_body)
-                    SELECT \(appID), t, n, at, ab
-                    FROM unnest(\(self.renew.map { $0.attributesType ?? "" })::text[],
-                                \(self.renew.map { Int32($0.afterSeconds) })::int4[],
-                                \(self.renew.map { $0.alert.title ?? "" })::text[],
-                                \(self.renew.map { $0.alert.body ?? "" })::text[]) AS x(t, n, at, ab)
-                    """,
+                    PolicyStatements.InsertRenewPolicies.query(
+                        appID, self.renew.map { $0.attributesType ?? "" }, self.renew.map { Int32($0.afterSeconds) },
+                        self.renew.map { $0.alert.title ?? "" }, self.renew.map { $0.alert.body ?? "" }),
                     logger: database.logger)
             }
             if !self.updateBudget.isEmpty {
                 try await connection.query(
-                    """
-                    INSERT INTO update_budgets (app_id, attributes_type, priority_10_per_hour)
-                    SELECT \(appID), t, n
-                    FROM unnest(\(self.updateBudget.map { $0.attributesType ?? "" })::text[],
-                                \(self.updateBudget.map { Int32($0.priority10PerHour) })::int4[]) AS x(t, n)
-                    """,
+                    PolicyStatements.InsertUpdateBudgets.query(
+                        appID, self.updateBudget.map { $0.attributesType ?? "" },
+                        self.updateBudget.map { Int32($0.priority10PerHour) }),
                     logger: database.logger)
             }
             if !self.idleEnd.isEmpty {
                 try await connection.query(
-                    """
-                    INSERT INTO activity_policies (app_id, attributes_type, idle_end_seconds, dismissal_seconds)
-                    SELECT \(appID), t, i, d
-                    FROM unnest(\(self.idleEnd.map { $0.attributesType ?? "" })::text[],
-                                \(self.idleEnd.map { Int32($0.idleSeconds) })::int4[],
-                                \(self.idleEnd.map { Int32($0.dismissalSeconds ?? 0) })::int4[]) AS x(t, i, d)
-                    """,
+                    PolicyStatements.InsertIdlePolicies.query(
+                        appID, self.idleEnd.map { $0.attributesType ?? "" }, self.idleEnd.map { Int32($0.idleSeconds) },
+                        self.idleEnd.map { Int32($0.dismissalSeconds ?? 0) }),
                     logger: database.logger)
             }
             return true

@@ -39,52 +39,23 @@ public struct ActivityRenewer: JobHandler {
         var attributes: String
         var contentState: String
         var alert: LiveActivityNotification.Alert
+
+        /// A row of `ActivityJobStatements.RenewDue`.
+        init(_ row: PostgresRow) throws {
+            let (id, appID, channel, name, type, attributes, contentState, title, body) = try row.decode(
+                (Int64, Int64, UUID, String, String, String, String, String, String).self)
+            (self.id, self.appID, self.channel, self.name) = (id, appID, channel, name)
+            (self.attributesType, self.attributes, self.contentState) = (type, attributes, contentState)
+            self.alert = .init(title: title, body: body)
+        }
     }
 
     /// One pass: up to `limit` instances renewed. Returns how many.
     public func renew(now: Date) async throws -> Int {
         let logger = self.database.logger
         return try await self.database.transaction { connection in
-            let rows = try await connection.query(
-                """
-                SELECT la.id, la.app_id, la.channel_id, la.name, la.attributes_type, x.attributes::text,
-                       x.content_state::text, coalesce(rt.alert_title, rd.alert_title),
-                       coalesce(rt.alert_body, rd.alert_body)
-                FROM (SELECT app_id, min(after_seconds) AS soonest FROM renew_policies GROUP BY app_id) rp
-                JOIN live_activities la
-                  ON la.app_id = rp.app_id AND la.state = 'active' AND la.renewal_id IS NULL
-                 AND la.started_at < now() - make_interval(secs => rp.soonest)
-                JOIN apps a ON a.id = la.app_id
-                LEFT JOIN renew_policies rt ON rt.app_id = la.app_id AND rt.attributes_type = la.attributes_type
-                LEFT JOIN renew_policies rd ON rd.app_id = la.app_id AND rd.attributes_type = ''
-                CROSS JOIN LATERAL (
-                    SELECT coalesce(la.attributes,
-                                    (SELECT p.request #> '{notification,ios,live_activity,attributes}'
-                                     FROM start_attempts s JOIN pushes p ON p.id = s.push_id
-                                     WHERE s.channel_id = la.channel_id AND s.name = la.name AND s.outcome = 'started'
-                                     ORDER BY s.started_at DESC LIMIT 1)) AS attributes,
-                           (SELECT p.request #> '{notification,ios,live_activity,content_state}'
-                            FROM pushes p WHERE p.id = la.last_push_id) AS content_state
-                ) x
-                WHERE la.environment = a.apns_environment
-                  AND coalesce(rt.after_seconds, rd.after_seconds) IS NOT NULL
-                  AND la.started_at < now() - make_interval(secs => coalesce(rt.after_seconds, rd.after_seconds))
-                  AND la.last_update_at > now() - interval '1 hour'
-                  AND x.attributes IS NOT NULL AND x.content_state IS NOT NULL
-                ORDER BY la.id
-                LIMIT \(self.limit)
-                FOR UPDATE OF la SKIP LOCKED
-                """,
-                logger: logger)
-            var due: [Due] = []
-            for try await row in rows.decode(
-                (Int64, Int64, UUID, String, String, String, String, String, String).self)
-            {
-                due.append(
-                    Due(
-                        id: row.0, appID: row.1, channel: row.2, name: row.3, attributesType: row.4, attributes: row.5,
-                        contentState: row.6, alert: .init(title: row.7, body: row.8)))
-            }
+            let rows = try await connection.query(ActivityJobStatements.RenewDue.query(self.limit), logger: logger)
+            let due = try await rows.collect().map(Due.init)
             let timestamp = Int64(now.timeIntervalSince1970)
             for (appID, group) in Dictionary(grouping: due, by: \.appID) {
                 try await self.renew(group, appID: appID, timestamp: timestamp, on: connection, logger: logger)
@@ -124,16 +95,8 @@ public struct ActivityRenewer: JobHandler {
         let ends = stride(from: 0, to: accepted.pushIDs.count, by: 2).map { accepted.pushIDs[$0] }
         let starts = stride(from: 1, to: accepted.pushIDs.count, by: 2).map { accepted.pushIDs[$0] }
         try await connection.query(
-            """
-            WITH made AS (
-                INSERT INTO renewals (app_id, channel_id, instance_id, name, end_push_id, start_push_id)
-                SELECT \(appID), x.channel_id, x.id, x.name, x.end_id, x.start_id
-                FROM unnest(\(group.map(\.channel))::uuid[], \(group.map(\.id))::int8[], \(group.map(\.name))::text[],
-                            \(ends)::uuid[], \(starts)::uuid[]) AS x(channel_id, id, name, end_id, start_id)
-                RETURNING id, instance_id
-            )
-            UPDATE live_activities l SET renewal_id = made.id FROM made WHERE l.id = made.instance_id
-            """,
+            ActivityJobStatements.InsertRenewals.query(
+                appID, group.map(\.channel), group.map(\.id), group.map(\.name), ends, starts),
             logger: logger)
     }
 }

@@ -20,29 +20,18 @@ enum DeviceOperations {
     ) async throws -> (answer: Answer, replayed: Bool) {
         guard let key else { return (try await write(connection), false) }
         let claimed = try await connection.query(
-            """
-            INSERT INTO device_operations (app_id, channel_id, route, idempotency_key)
-            SELECT \(appID), c.id, \(route.rawValue), \(key) FROM channels c WHERE c.id = \(channelID) AND c.app_id = \(appID)
-            ON CONFLICT (app_id, channel_id, route, idempotency_key) DO NOTHING
-            RETURNING id
-            """,
-            logger: logger)
+            ActivityJobStatements.ClaimOperation.query(appID, channelID, route.rawValue, key), logger: logger)
         var claimedID: Int64?
         for try await id in claimed.decode(Int64.self) { claimedID = id }
         if let claimedID {
             let answer = try await write(connection)
             let json = String(decoding: try JSONEncoder().encode(answer), as: UTF8.self)
             try await connection.query(
-                "UPDATE device_operations SET response = \(json)::jsonb WHERE id = \(claimedID)", logger: logger)
+                ActivityJobStatements.StoreOperationAnswer.query(json, claimedID), logger: logger)
             return (answer, false)
         }
         let stored = try await connection.query(
-            """
-            SELECT response::text FROM device_operations
-            WHERE app_id = \(appID) AND channel_id = \(channelID) AND route = \(route.rawValue)
-              AND idempotency_key = \(key) AND response IS NOT NULL
-            """,
-            logger: logger)
+            ActivityJobStatements.StoredOperationAnswer.query(appID, channelID, route.rawValue, key), logger: logger)
         for try await response in stored.decode(String.self) {
             return (try JSONDecoder().decode(Answer.self, from: Data(response.utf8)), true)
         }

@@ -37,36 +37,16 @@ public struct IdleActivityEnder: JobHandler {
     public func endIdle(now: Date) async throws -> Int {
         let logger = self.database.logger
         return try await self.database.transaction { connection in
-            let rows = try await connection.query(
-                """
-                SELECT la.id, la.app_id, la.channel_id, la.name,
-                       coalesce(pt.dismissal_seconds, pd.dismissal_seconds, 0)
-                FROM live_activities la
-                JOIN apps a ON a.id = la.app_id
-                LEFT JOIN activity_policies pt ON pt.app_id = la.app_id AND pt.attributes_type = la.attributes_type
-                LEFT JOIN activity_policies pd ON pd.app_id = la.app_id AND pd.attributes_type = ''
-                WHERE la.app_id IN (SELECT app_id FROM activity_policies WHERE idle_end_seconds IS NOT NULL)
-                  AND la.state = 'active' AND la.end_push_id IS NULL
-                  AND la.environment = a.apns_environment AND la.started_at > now() - a.activity_max_age
-                  AND coalesce(pt.idle_end_seconds, pd.idle_end_seconds) IS NOT NULL
-                  AND coalesce(la.last_update_at, la.started_at)
-                      < now() - make_interval(secs => coalesce(pt.idle_end_seconds, pd.idle_end_seconds))
-                ORDER BY la.id
-                LIMIT \(self.limit)
-                FOR UPDATE OF la SKIP LOCKED
-                """,
-                logger: logger)
-            var idle: [(id: Int64, appID: Int64, channel: UUID, name: String, dismissal: Int32)] = []
-            for try await row in rows.decode((Int64, Int64, UUID, String, Int32).self) {
-                idle.append((row.0, row.1, row.2, row.3, row.4))
-            }
+            let rows = try await connection.query(ActivityJobStatements.IdleDue.query(self.limit), logger: logger)
+            let idle = try await rows.collect().map(ActivityJobStatements.IdleDue.Row.init)
             let timestamp = Int64(now.timeIntervalSince1970)
             for (appID, group) in Dictionary(grouping: idle, by: \.appID) {
                 let pushes = group.map { activity in
                     PushRequest(
                         audience: .channels([activity.channel]),
                         liveActivity: LiveActivityNotification(
-                            event: .end, name: activity.name, dismissalDate: timestamp + Int64(activity.dismissal)),
+                            event: .end, name: activity.name,
+                            dismissalDate: timestamp + Int64(activity.dismissalSeconds)),
                         campaignCategories: ["idle_end"])
                 }
                 let accepted = PushAccepted(operationID: UUID(), pushIDs: pushes.map { _ in UUID() })
@@ -74,12 +54,7 @@ public struct IdleActivityEnder: JobHandler {
                     try PostgresPushStore.rows(pushes, timestamp: timestamp), accepted: accepted, appID: appID,
                     on: connection, logger: logger)
                 try await connection.query(
-                    """
-                    UPDATE live_activities l SET end_push_id = x.push_id
-                    FROM unnest(\(group.map(\.id))::int8[], \(accepted.pushIDs)::uuid[]) AS x(id, push_id)
-                    WHERE l.id = x.id
-                    """,
-                    logger: logger)
+                    ActivityJobStatements.SetEndPushes.query(group.map(\.id), accepted.pushIDs), logger: logger)
             }
             return idle.count
         }

@@ -38,12 +38,8 @@ public struct PostgresScheduleStore: ScheduleStore {
         try await self.database.transaction { connection in
             try await Quotas.checkSchedules(appID: appID, adding: rows.count, on: connection, logger: self.logger)
             try await connection.query(
-                """
-                INSERT INTO schedules (id, app_id, name, source, push, send_at)
-                SELECT id, \(appID), nullif(name, ''), 'api', push::jsonb, send_at
-                FROM unnest(\(rows.map(\.0))::uuid[], \(rows.map { $0.2 ?? "" })::text[], \(rows.map(\.3))::text[],
-                            \(rows.map(\.1))::timestamptz[]) AS x(id, name, push, send_at)
-                """,
+                ScheduleStatements.InsertAPI.query(
+                    appID, rows.map(\.0), rows.map { $0.2 ?? "" }, rows.map(\.3), rows.map(\.1)),
                 logger: self.logger)
             _ = try await PostgresJobQueue.enqueue(
                 try rows.map { try Self.fireJob(appID: appID, id: $0.0, at: $0.1) }, on: connection, logger: self.logger
@@ -85,25 +81,23 @@ public struct PostgresScheduleStore: ScheduleStore {
         sendAt: Date, on connection: DatabaseConnection
     ) async throws {
         let rows = try await connection.query(
-            """
-            SELECT c.id, la.id FROM channels c
-            LEFT JOIN live_activities la ON la.channel_id = c.id AND la.name = \(name) AND la.state = 'active'
-            WHERE c.id = \(channelID) AND c.app_id = \(appID)
-            """,
-            logger: self.logger)
-        var found: (UUID, Int64?)?
-        for try await row in rows.decode((UUID, Int64?).self) { found = row }
-        guard let found else { throw RegistryError.channelNotFound }
-        guard let instance = found.1 else { throw ScheduleError.activityNotTracked(name: name) }
+            ScheduleStatements.FindActivity.query(name, channelID, appID), logger: self.logger)
+        guard let found = try await rows.collect().first.map(ScheduleStatements.FindActivity.Row.init) else {
+            throw RegistryError.channelNotFound
+        }
+        guard let instance = found.instanceID else { throw ScheduleError.activityNotTracked(name: name) }
         try await Quotas.checkPendingUpdates(
             appID: appID, channelID: channelID, name: name, on: connection, logger: self.logger)
-        try await connection.query(
-            """
-            INSERT INTO schedules (id, app_id, name, source, channel_id, activity_name, instance_id, push, send_at)
-            VALUES (\(id), \(appID), \(request.scheduleName), 'activity', \(channelID), \(name), \(instance),
-                    \(push)::jsonb, \(sendAt))
-            """,
-            logger: self.logger)
+        var bindings = PostgresBindings(capacity: 8)
+        bindings.append(id)
+        bindings.append(appID)
+        bindings.append(request.scheduleName)
+        bindings.append(channelID)
+        bindings.append(name)
+        bindings.append(instance)
+        bindings.append(push)
+        bindings.append(sendAt)
+        try await connection.query(ScheduleStatements.InsertActivityUpdate.bound(bindings), logger: self.logger)
         _ = try await PostgresJobQueue.enqueue(
             [try Self.fireJob(appID: appID, id: id, at: sendAt)], on: connection, logger: self.logger)
     }
@@ -111,59 +105,25 @@ public struct PostgresScheduleStore: ScheduleStore {
     public func cancelUpdates(appID: Int64, channelID: UUID, name: String) async throws -> Int {
         try await self.database.transaction { connection in
             let channel = try await connection.query(
-                "SELECT id FROM channels WHERE id = \(channelID) AND app_id = \(appID)", logger: self.logger
+                ScheduleStatements.FindChannel.query(channelID, appID), logger: self.logger
             ).collect()
             guard !channel.isEmpty else { throw RegistryError.channelNotFound }
             let rows = try await connection.query(
-                """
-                WITH canceled AS (
-                    UPDATE schedules SET state = 'canceled', updated_at = now()
-                    WHERE channel_id = \(channelID) AND activity_name = \(name) AND state = 'pending' AND app_id = \(appID)
-                    RETURNING 'schedule:' || id::text AS key
-                ), jobs_gone AS (
-                    DELETE FROM jobs WHERE dedupe_key IN (SELECT key FROM canceled) AND state = 'queued'
-                )
-                SELECT count(*) FROM canceled
-                """,
-                logger: self.logger)
+                ScheduleStatements.CancelUpdates.query(channelID, name, appID), logger: self.logger)
             for try await count in rows.decode(Int64.self) { return Int(count) }
             return 0
         }
     }
 
-    static let summaryColumns = "id, name, state, send_at, push_id, skip_reason, push::text"
-
-    static func summary(_ row: (UUID, String?, ScheduleState, Date, UUID?, String?, String)) -> ScheduleSummary {
-        ScheduleSummary(
-            scheduleID: row.0, name: row.1, state: row.2, sendAt: row.3, pushID: row.4, skipReason: row.5,
-            push: (try? JSONDecoder().decode(JSONValue.self, from: Data(row.6.utf8))) ?? .null)
-    }
-
     public func list(appID: Int64, limit: Int) async throws -> [ScheduleSummary] {
         let rows = try await self.database.client.query(
-            """
-            SELECT id, name, state, send_at, push_id, skip_reason, push::text FROM schedules
-            WHERE app_id = \(appID) AND source = 'api' ORDER BY send_at DESC LIMIT \(limit)
-            """,
-            logger: self.logger)
-        var result: [ScheduleSummary] = []
-        for try await row in rows.decode((UUID, String?, ScheduleState, Date, UUID?, String?, String).self) {
-            result.append(Self.summary(row))
-        }
-        return result
+            ScheduleStatements.List.query(appID, limit), logger: self.logger)
+        return try rows.elements.map { try ScheduleStatements.SummaryRow($0).summary }
     }
 
     public func get(appID: Int64, id: UUID) async throws -> ScheduleSummary? {
-        let rows = try await self.database.client.query(
-            """
-            SELECT id, name, state, send_at, push_id, skip_reason, push::text FROM schedules
-            WHERE app_id = \(appID) AND id = \(id)
-            """,
-            logger: self.logger)
-        for try await row in rows.decode((UUID, String?, ScheduleState, Date, UUID?, String?, String).self) {
-            return Self.summary(row)
-        }
-        return nil
+        let rows = try await self.database.client.query(ScheduleStatements.Get.query(appID, id), logger: self.logger)
+        return try rows.elements.first.map { try ScheduleStatements.SummaryRow($0).summary }
     }
 
     public func replace(appID: Int64, id: UUID, _ request: ScheduleRequest, now: Date) async throws -> ScheduleSummary?
@@ -177,18 +137,14 @@ public struct PostgresScheduleStore: ScheduleStore {
                 return false
             }
             guard state == .pending else { throw ScheduleError.notPending(state: state) }
+            var bindings = PostgresBindings(capacity: 4)
+            bindings.append(request.name)
+            bindings.append(push)
+            bindings.append(sendAt)
+            bindings.append(id)
+            try await connection.query(ScheduleStatements.Replace.bound(bindings), logger: self.logger)
             try await connection.query(
-                """
-                UPDATE schedules SET name = \(request.name), push = \(push)::jsonb, send_at = \(sendAt), updated_at = now()
-                WHERE id = \(id)
-                """,
-                logger: self.logger)
-            try await connection.query(
-                """
-                UPDATE jobs SET run_at = \(sendAt), updated_at = now()
-                WHERE dedupe_key = \(ScheduleFireJob.dedupeKey(id)) AND state = 'queued'
-                """,
-                logger: self.logger)
+                ScheduleStatements.MoveFireJob.query(sendAt, ScheduleFireJob.dedupeKey(id)), logger: self.logger)
             return true
         }
         return changed ? try await self.get(appID: appID, id: id) : nil
@@ -201,11 +157,9 @@ public struct PostgresScheduleStore: ScheduleStore {
                 return false
             }
             guard state == .pending || state == .canceled else { throw ScheduleError.notPending(state: state) }
+            try await connection.query(ScheduleStatements.Cancel.query(id), logger: self.logger)
             try await connection.query(
-                "UPDATE schedules SET state = 'canceled', updated_at = now() WHERE id = \(id)", logger: self.logger)
-            try await connection.query(
-                "DELETE FROM jobs WHERE dedupe_key = \(ScheduleFireJob.dedupeKey(id)) AND state = 'queued'",
-                logger: self.logger)
+                ScheduleStatements.DeleteFireJob.query(ScheduleFireJob.dedupeKey(id)), logger: self.logger)
             return true
         }
     }
@@ -213,8 +167,7 @@ public struct PostgresScheduleStore: ScheduleStore {
     static func lockedState(appID: Int64, id: UUID, on connection: DatabaseConnection, logger: Logger) async throws
         -> ScheduleState?
     {
-        let rows = try await connection.query(
-            "SELECT state FROM schedules WHERE id = \(id) AND app_id = \(appID) FOR UPDATE", logger: logger)
+        let rows = try await connection.query(ScheduleStatements.LockState.query(id, appID), logger: logger)
         for try await state in rows.decode(ScheduleState.self) { return state }
         return nil
     }
@@ -246,31 +199,10 @@ public struct PostgresScheduleStore: ScheduleStore {
         appID: Int64, channelID: UUID, systemActivityID: String,
         run: (PostgresQuery) async throws -> CollectedRows<PostgresRow>
     ) async throws -> LaunchAttribution {
-        let rows = try await run(
-            """
-            WITH ch AS (SELECT id FROM channels WHERE id = \(channelID) AND app_id = \(appID)),
-            instance AS (
-                SELECT \(unescaped: PendingStamps.lastPush(of: "la")) AS last_push_id FROM live_activities la
-                WHERE la.channel_id IN (SELECT id FROM ch) AND la.system_activity_id = \(systemActivityID)
-                ORDER BY la.id DESC LIMIT 1
-            ),
-            attribution AS (
-                SELECT p.id AS push_id, s.id AS schedule_id, s.name AS schedule_name
-                FROM instance i JOIN pushes p ON p.id = i.last_push_id LEFT JOIN schedules s ON s.id = p.schedule_id
-            ),
-            stored AS (
-                INSERT INTO launches (app_id, channel_id, system_activity_id, push_id, schedule_id)
-                SELECT \(appID), ch.id, \(systemActivityID), a.push_id, a.schedule_id
-                FROM ch LEFT JOIN attribution a ON true
-                RETURNING 1
-            )
-            SELECT (SELECT count(*) FROM ch), a.schedule_id, a.schedule_name, a.push_id
-            FROM (SELECT 1) one LEFT JOIN attribution a ON true
-            """)
-        for try await (channels, scheduleID, name, pushID) in rows.decode((Int64, UUID?, String?, UUID?).self) {
-            guard channels == 1 else { throw RegistryError.channelNotFound }
-            return LaunchAttribution(scheduleID: scheduleID, scheduleName: name, pushID: pushID)
+        let rows = try await run(ScheduleStatements.RecordLaunch.query(channelID, appID, systemActivityID))
+        guard let row = try rows.elements.first.map(ScheduleStatements.RecordLaunch.Row.init), row.channelFound else {
+            throw RegistryError.channelNotFound
         }
-        throw RegistryError.channelNotFound
+        return row.attribution
     }
 }

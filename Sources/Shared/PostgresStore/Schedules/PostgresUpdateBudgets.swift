@@ -10,10 +10,11 @@ public struct PostgresUpdateBudgets: Sendable {
     /// Priority-10 updates per instance per hour, by attributes type ("" for the app's default).
     public func budgets(appID: Int64) async throws -> [String: Int] {
         let rows = try await self.database.client.query(
-            "SELECT attributes_type, priority_10_per_hour FROM update_budgets WHERE app_id = \(appID)",
-            logger: self.database.logger)
+            PolicyStatements.UpdateBudgets.query(appID), logger: self.database.logger)
         var budgets: [String: Int] = [:]
-        for try await (type, limit) in rows.decode((String, Int32).self) { budgets[type] = Int(limit) }
+        for row in try rows.elements.map(PolicyStatements.UpdateBudgets.Row.init) {
+            budgets[row.attributesType] = row.priority10PerHour
+        }
         return budgets
     }
 }

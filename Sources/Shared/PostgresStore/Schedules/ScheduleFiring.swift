@@ -46,20 +46,11 @@ public struct ScheduleFiring: JobHandler {
         let logger = self.database.logger
         return try await self.database.transaction { connection in
             let rows = try await connection.query(
-                """
-                SELECT s.id, s.app_id, s.push::text,
-                       s.source = 'api' OR EXISTS (SELECT 1 FROM live_activities la
-                                                   WHERE la.id = s.instance_id AND la.state = 'active')
-                FROM schedules s
-                WHERE s.app_id = \(appID) AND s.state = 'pending' AND s.send_at <= now()
-                ORDER BY s.send_at
-                LIMIT \(self.limit)
-                FOR UPDATE OF s SKIP LOCKED
-                """,
-                logger: logger)
+                ScheduleStatements.LockDue.query(appID, self.limit), logger: logger)
             var due: [(id: UUID, appID: Int64, push: PushRequest)] = []
             var skipped: [(UUID, String)] = []
-            for try await (id, appID, json, live) in rows.decode((UUID, Int64, String, Bool).self) {
+            for row in try await rows.collect().map(ScheduleStatements.LockDue.Row.init) {
+                let (id, appID, json, live) = (row.id, row.appID, row.push, row.live)
                 guard live else {
                     skipped.append((id, "activity_ended"))
                     continue
@@ -91,12 +82,7 @@ public struct ScheduleFiring: JobHandler {
             due = routable
             if !skipped.isEmpty {
                 try await connection.query(
-                    """
-                    UPDATE schedules s SET state = 'skipped', skip_reason = x.reason, fired_at = now(), updated_at = now()
-                    FROM unnest(\(skipped.map(\.0))::uuid[], \(skipped.map(\.1))::text[]) AS x(id, reason)
-                    WHERE s.id = x.id
-                    """,
-                    logger: logger)
+                    ScheduleStatements.MarkSkipped.query(skipped.map(\.0), skipped.map(\.1)), logger: logger)
             }
             let timestamp = Int64(now.timeIntervalSince1970)
             var fired: [(UUID, UUID)] = []
@@ -111,12 +97,7 @@ public struct ScheduleFiring: JobHandler {
             }
             if !fired.isEmpty {
                 try await connection.query(
-                    """
-                    UPDATE schedules s SET state = 'fired', push_id = x.push_id, fired_at = now(), updated_at = now()
-                    FROM unnest(\(fired.map(\.0))::uuid[], \(fired.map(\.1))::uuid[]) AS x(id, push_id)
-                    WHERE s.id = x.id
-                    """,
-                    logger: logger)
+                    ScheduleStatements.MarkFired.query(fired.map(\.0), fired.map(\.1)), logger: logger)
             }
             return Report(fired: fired.count, skipped: skipped.count)
         }

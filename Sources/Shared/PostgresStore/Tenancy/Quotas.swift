@@ -11,18 +11,10 @@ enum Quotas {
     static func checkTags(channels: [UUID], appID: Int64, on connection: DatabaseConnection, logger: Logger)
         async throws
     {
-        let rows = try await connection.query(
-            """
-            SELECT a.max_tags_per_channel, max(x.n)
-            FROM apps a
-            CROSS JOIN LATERAL (
-                SELECT (SELECT count(*) FROM channel_tags t WHERE t.channel_id = c) AS n FROM unnest(\(channels)::uuid[]) AS c
-            ) x
-            WHERE a.id = \(appID)
-            GROUP BY a.max_tags_per_channel
-            """, logger: logger)
-        for try await (limit, most) in rows.decode((Int32, Int64?).self) where (most ?? 0) > Int64(limit) {
-            throw QuotaExceeded(quota: "max_tags_per_channel", limit: Int(limit))
+        let rows = try await connection.query(TenancyStatements.TagQuota.query(channels, appID), logger: logger)
+        for row in try await rows.collect().map(TenancyStatements.TagQuota.Row.init)
+        where (row.most ?? 0) > Int64(row.limit) {
+            throw QuotaExceeded(quota: "max_tags_per_channel", limit: Int(row.limit))
         }
     }
 
@@ -31,19 +23,14 @@ enum Quotas {
         appID: Int64, channelID: UUID, name: String, on connection: DatabaseConnection, logger: Logger
     ) async throws {
         let rows = try await connection.query(
-            """
-            SELECT a.max_pending_updates_per_activity, a.max_pending_updates,
-                   (SELECT count(*) FROM schedules s WHERE s.channel_id = \(channelID) AND s.activity_name = \(name)
-                      AND s.state = 'pending'),
-                   (SELECT count(*) FROM (SELECT 1 FROM schedules s WHERE s.app_id = a.id AND s.state = 'pending'
-                                            AND s.source = 'activity' LIMIT a.max_pending_updates) x)
-            FROM apps a WHERE a.id = \(appID)
-            """, logger: logger)
-        for try await (perActivity, perApp, activity, app) in rows.decode((Int32, Int32, Int64, Int64).self) {
-            if activity >= Int64(perActivity) {
-                throw QuotaExceeded(quota: "max_pending_updates_per_activity", limit: Int(perActivity))
+            TenancyStatements.PendingUpdatesQuota.query(channelID, name, appID), logger: logger)
+        for row in try await rows.collect().map(TenancyStatements.PendingUpdatesQuota.Row.init) {
+            if row.activityPending >= Int64(row.perActivityLimit) {
+                throw QuotaExceeded(quota: "max_pending_updates_per_activity", limit: Int(row.perActivityLimit))
             }
-            if app >= Int64(perApp) { throw QuotaExceeded(quota: "max_pending_updates", limit: Int(perApp)) }
+            if row.appPending >= Int64(row.perAppLimit) {
+                throw QuotaExceeded(quota: "max_pending_updates", limit: Int(row.perAppLimit))
+            }
         }
     }
 
@@ -51,16 +38,10 @@ enum Quotas {
     static func checkSchedules(appID: Int64, adding: Int, on connection: DatabaseConnection, logger: Logger)
         async throws
     {
-        let rows = try await connection.query(
-            """
-            SELECT a.max_schedules,
-                   (SELECT count(*) FROM (SELECT 1 FROM schedules s WHERE s.app_id = a.id AND s.state = 'pending'
-                                            AND s.source = 'api' LIMIT a.max_schedules) x)
-            FROM apps a WHERE a.id = \(appID)
-            """, logger: logger)
-        for try await (limit, pending) in rows.decode((Int32, Int64).self) where pending + Int64(adding) > Int64(limit)
-        {
-            throw QuotaExceeded(quota: "max_schedules", limit: Int(limit))
+        let rows = try await connection.query(TenancyStatements.SchedulesQuota.query(appID), logger: logger)
+        for row in try await rows.collect().map(TenancyStatements.SchedulesQuota.Row.init)
+        where row.pending + Int64(adding) > Int64(row.limit) {
+            throw QuotaExceeded(quota: "max_schedules", limit: Int(row.limit))
         }
     }
 }
