@@ -18,5 +18,17 @@ swift build --build-tests
 swift build --product worker
 # The Unity binding's tests load its shared library (and compile a C and a C# program against it).
 swift build --product LiveActivitiesUnity
-# Serially: the suites measure wake-up latencies and leases, which CPU contention on 2 cores would blur.
-swift test --skip-build --no-parallel "$@"
+# Arguments (e.g. `--filter X`) run those tests alone, serially.
+if [ $# -gt 0 ]; then
+    exec swift test --skip-build --no-parallel "$@"
+fi
+# The unit tier first: no PostgreSQL, seconds; a failure there ends the run before the slow tier.
+unit='^(LiveActivitiesCoreTests|APNsTransportTests|PostgresStoreTests|DeliveryTests|SimulatorTests|LiveActivitiesClientTests|GatewayTests|DeploymentTests)\.'
+swift test --skip-build --no-parallel --filter "$unit"
+# The integration tier in two runs. The suites that measure wake-ups, claim rates, leases and lateness serially, with
+# the cores to themselves: CPU contention on 2 cores would blur what they measure.
+timed='^IntegrationTests\.(JobQueue[A-Za-z]*Tests|JobRunner[A-Za-z]*Tests|ScheduleFairnessTests|ScheduleFiringTests/aThousand|DatabaseLostStatementTests|GatewayConnectionTests|GatewayCredentialChangeTests|DeliveryLedgerSupersessionTests|WorkerHealthTests)'
+swift test --skip-build --no-parallel --filter "$timed"
+# The rest four at a time: they mostly wait (on the simulator's latency, timers, worker processes), and none asserts
+# a duration that contention could break.
+SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH=4 swift test --skip-build --filter '^IntegrationTests\.' --skip "$timed"
