@@ -25,10 +25,6 @@ fi
 # The unit tier first: no PostgreSQL, seconds; a failure there ends the run before the slow tier.
 unit='^(LiveActivitiesCoreTests|APNsTransportTests|PostgresStoreTests|DeliveryTests|SimulatorTests|LiveActivitiesClientTests|GatewayTests|DeploymentTests)\.'
 swift test --skip-build --no-parallel --filter "$unit"
-# The integration tier in two runs. The suites that measure wake-ups, claim rates, leases and lateness serially, with
-# the cores to themselves: CPU contention on 2 cores would blur what they measure.
-timed='^IntegrationTests\.(JobQueue[A-Za-z]*Tests|JobRunner[A-Za-z]*Tests|ScheduleFairnessTests|ScheduleFiringTests/aThousand|DatabaseLostStatementTests|GatewayConnectionTests|GatewayCredentialChangeTests|DeliveryLedgerSupersessionTests|WorkerHealthTests)'
-swift test --skip-build --no-parallel --filter "$timed"
-# The rest four at a time: they mostly wait (on the simulator's latency, timers, worker processes), and none asserts
-# a duration that contention could break.
-SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH=4 swift test --skip-build --filter '^IntegrationTests\.' --skip "$timed"
+# Then the integration tier, serially: the suites measure wake-ups, claim rates, leases and lateness, which CPU
+# contention on 2 cores would blur (unbounded, swift-testing starts every test at once: a hundred gateways and workers).
+swift test --skip-build --no-parallel --filter '^IntegrationTests\.'
