@@ -66,8 +66,16 @@ import Testing
             for try await row in rows.decode((Int64, Int64, Double?).self) { report.append(row) }
             #expect(report.count == 1 && report[0].0 == 15 && report[0].1 == 5 && report[0].2 == 0.75, "\(report)")
 
-            // Settled once (both starts so far): the counts are written on the push, the report reads them, the
-            // metric counts them.
+            // Settled once (both starts so far, once the second one's window has closed too): the counts are written
+            // on the push, the report reads them, the metric counts them.
+            #expect(
+                try await eventually(timeout: .seconds(20)) {
+                    try await gw.database.scalar(
+                        """
+                        SELECT count(*) FROM pushes p JOIN apps a ON a.id = p.app_id
+                        WHERE p.event = 'start' AND p.finished_at + a.start_confirm_window <= now()
+                        """, as: Int64.self) == 2
+                })
             #expect(try await settlement.settle() == 2)
             #expect(try await settlement.settle() == 0)
             let stored = try await gw.database.scalar(
