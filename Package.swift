@@ -174,14 +174,45 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        // What both test tiers share: the simulator harness, the waits with deadlines, the repository's paths.
+        .target(
+            name: "TestSupport",
+            dependencies: [
+                "APNsCommon", "APNsTransport", "Simulator",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ],
+            path: "Tests/TestSupport",
+            swiftSettings: swiftSettings
+        ),
         // The unit tier: no PostgreSQL, seconds to run.
         .testTarget(
             name: "LiveActivitiesCoreTests", dependencies: ["LiveActivitiesCore"], swiftSettings: swiftSettings),
         .testTarget(
             name: "APNsTransportTests",
-            dependencies: ["APNsTransport", .product(name: "NIOEmbedded", package: "swift-nio")],
+            dependencies: [
+                "APNsCommon", "APNsTransport", "TestSupport", .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "NIOEmbedded", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            ],
             swiftSettings: swiftSettings
         ),
+        .testTarget(
+            name: "GatewayTests",
+            dependencies: [
+                "Gateway", "PostgresStore", "TestSupport",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "DeploymentTests", dependencies: ["Gateway", "Worker", "PostgresStore", "TestSupport"],
+            swiftSettings: swiftSettings),
         .testTarget(
             name: "PostgresStoreTests",
             dependencies: [
@@ -201,6 +232,7 @@ let package = Package(
         .testTarget(
             name: "LiveActivitiesClientTests",
             dependencies: [
+                "TestSupport",
                 .product(name: "LiveActivitiesClient", package: "Client"),
                 .product(name: "LiveActivitiesKit", package: "Client"),
                 .product(name: "ActivityKitStandIn", package: "Client"),
@@ -214,7 +246,7 @@ let package = Package(
             name: "IntegrationTests",
             dependencies: [
                 "APNsBroadcast", "APNsCommon", "APNsTransport", "BroadcastManagement", "Delivery", "LiveActivitiesCore",
-                "PostgresStore", "Gateway", "Worker", "Simulator",
+                "PostgresStore", "Gateway", "Worker", "Simulator", "TestSupport",
                 .product(name: "LiveActivitiesClient", package: "Client"),
                 .product(name: "LiveActivitiesKit", package: "Client"),
                 .product(name: "ActivityKitStandIn", package: "Client"),

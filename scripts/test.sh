@@ -18,5 +18,13 @@ swift build --build-tests
 swift build --product worker
 # The Unity binding's tests load its shared library (and compile a C and a C# program against it).
 swift build --product LiveActivitiesUnity
-# Serially: the suites measure wake-up latencies and leases, which CPU contention on 2 cores would blur.
-swift test --skip-build --no-parallel "$@"
+# Arguments (e.g. `--filter X`) run those tests alone, serially.
+if [ $# -gt 0 ]; then
+    exec swift test --skip-build --no-parallel "$@"
+fi
+# The unit tier first: no PostgreSQL, seconds; a failure there ends the run before the slow tier.
+unit='^(LiveActivitiesCoreTests|APNsTransportTests|PostgresStoreTests|DeliveryTests|SimulatorTests|LiveActivitiesClientTests|GatewayTests|DeploymentTests)\.'
+swift test --skip-build --no-parallel --filter "$unit"
+# Then the integration tier, serially: the suites measure wake-ups, claim rates, leases and lateness, which CPU
+# contention on 2 cores would blur (unbounded, swift-testing starts every test at once: a hundred gateways and workers).
+swift test --skip-build --no-parallel --filter '^IntegrationTests\.'

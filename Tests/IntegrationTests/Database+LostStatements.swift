@@ -91,20 +91,23 @@ import Testing
     @Test func aStatementUnansweredAfterItsConnectionClosedIsGivenUp() async throws {
         try await Self.withConnection { connection in
             let cancelled = Mutex(false)
+            let running = Mutex(false)
             async let outcome = Self.outcome(within: .seconds(10)) {
                 try await LostStatementGuard.run(
                     on: connection, executor: nil, logger: Self.logger, checkInterval: .milliseconds(100),
                     grace: .milliseconds(100)
                 ) {
+                    running.withLock { $0 = true }
                     do {
-                        try await Task.sleep(for: .seconds(3600))
+                        try await Task.sleep(for: .seconds(3600))  // a statement that never answers
                     } catch {
                         cancelled.withLock { $0 = true }
                         throw error
                     }
                 }
             }
-            try await Task.sleep(for: .milliseconds(300))
+            let guarded = try await eventually(timeout: .seconds(5)) { running.withLock { $0 } }
+            #expect(guarded, "the statement never started")
             let closed = ContinuousClock.now
             try await connection.close()
             let given = try await outcome
@@ -156,16 +159,29 @@ import Testing
 
     /// A caller cancelled while its statement runs still gets the statement's outcome, and does not hang.
     @Test func aCancelledCallerGetsTheStatementsOutcome() async throws {
-        try await Self.withConnection { connection in
-            let caller = Task {
-                try await DatabaseConnection(connection, executor: nil).query(
-                    "SELECT pg_sleep(0.5)", logger: Self.logger
-                ).collect().count
+        try await Self.withConnection { watcher in
+            try await Self.withConnection { connection in
+                let pid = try await connection.query("SELECT pg_backend_pid()", logger: Self.logger).collect()[0]
+                    .decode(Int32.self)
+                let caller = Task {
+                    try await DatabaseConnection(connection, executor: nil).query(
+                        "SELECT pg_sleep(1)", logger: Self.logger
+                    ).collect().count
+                }
+                // Cancelled while the server runs it.
+                let runs = try await eventually(timeout: .seconds(5)) {
+                    try await watcher.query(
+                        """
+                        SELECT count(*) FROM pg_stat_activity
+                        WHERE pid = \(pid) AND state = 'active' AND query LIKE 'SELECT pg_sleep(1)%'
+                        """, logger: Self.logger
+                    ).collect()[0].decode(Int64.self) == 1
+                }
+                #expect(runs, "the statement never ran")
+                caller.cancel()
+                let outcome = try await Self.outcome(within: .seconds(10)) { _ = try await caller.value }
+                if case .waiting = outcome { Issue.record("the cancelled caller never returned") }
             }
-            try await Task.sleep(for: .milliseconds(100))
-            caller.cancel()
-            let outcome = try await Self.outcome(within: .seconds(10)) { _ = try await caller.value }
-            if case .waiting = outcome { Issue.record("the cancelled caller never returned") }
         }
     }
 

@@ -7,26 +7,9 @@ import Testing
 
 @testable import Gateway
 
-/// `Sources/Gateway/Resources/openapi.json` is the API's contract: every route is in it and nothing else, it is
-/// served at `/openapi.json`, and each documented request example is valid input to the running gateway.
+/// `Sources/Gateway/Resources/openapi.json` is served at `/openapi.json`, and each documented request example is valid
+/// input to the running gateway. (Every route in it and nothing else: `OpenAPIDocumentTests`.)
 @Suite struct GatewayOpenAPITests {
-    static func document() throws -> [String: Any] {
-        let path = TestEnvironment.repoRoot + "/Sources/Gateway/Resources/openapi.json"
-        let data = try Data(contentsOf: URL(fileURLWithPath: path))
-        return try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
-    }
-
-    static let methods = ["get", "put", "post", "delete", "patch"]
-
-    /// "METHOD /path" of every operation of the document.
-    static func operations(_ document: [String: Any]) -> Set<String> {
-        var found: Set<String> = []
-        for (path, item) in document["paths"] as? [String: [String: Any]] ?? [:] {
-            for method in Self.methods where item[method] != nil { found.insert("\(method.uppercased()) \(path)") }
-        }
-        return found
-    }
-
     /// An operation's request example, ready to send: the path's ids replaced by `values`, the credential its group
     /// wants (operator, device for `/api/channels` and below, else server).
     struct ExampleRequest {
@@ -42,7 +25,7 @@ import Testing
     ) throws -> [ExampleRequest] {
         var requests: [ExampleRequest] = []
         for (path, item) in (document["paths"] as? [String: [String: Any]] ?? [:]).sorted(by: { $0.key < $1.key }) {
-            for method in Self.methods {
+            for method in OpenAPIDocument.methods {
                 guard let operation = item[method] as? [String: Any],
                     let content = ((operation["requestBody"] as? [String: Any])?["content"] as? [String: Any])?[
                         "application/json"] as? [String: Any],
@@ -63,32 +46,11 @@ import Testing
         return requests
     }
 
-    @Test func theDocumentHasEveryRouteAndNoOther() throws {
-        let document = try Self.document()
-        #expect((document["openapi"] as? String)?.hasPrefix("3.1") == true)
-        let url = try DatabaseURL("postgres://nobody@127.0.0.1:1/none")
-        let configuration = GatewayConfiguration(
-            databaseURL: url, adminToken: "unused-admin-token-0123", masterKey: .random())
-        let dependencies = GatewayDependencies(
-            database: Database(url: url, maxConnections: 1, logger: TestEnvironment.quietLogger),
-            masterKey: configuration.masterKey)
-        let router = buildRouter(configuration: configuration, dependencies: dependencies)
-        let routes = Set(router.routes.map { "\($0.method.rawValue) \($0.path.description)" })
-        let documented = Self.operations(document)
-        #expect(routes.count >= 30)
-        #expect(routes.subtracting(documented).isEmpty, "routes the document lacks: \(routes.subtracting(documented))")
-        #expect(documented.subtracting(routes).isEmpty, "documented, not routed: \(documented.subtracting(routes))")
-        let size = try Data(
-            contentsOf: URL(fileURLWithPath: TestEnvironment.repoRoot + "/Sources/Gateway/Resources/openapi.json")
-        ).count
-        print("openapi: \(documented.count) operations, \(size) bytes")
-    }
-
     /// Served as kept; every request example is accepted as valid input (no 400, no 5xx) by the running gateway,
     /// with the path's ids those of real fixtures.
     @Test func theDocumentIsServedAndItsExamplesAreValid() async throws {
         try await EndToEndHarness.run(workers: 0) { e2e in
-            let document = try Self.document()
+            let document = try OpenAPIDocument.load()
             let gw = e2e.gateway
             let served = try await gw.request(.get, "/openapi.json")
             #expect(served.status == .ok)

@@ -28,7 +28,8 @@ import Testing
                 queue, owner: "w", handlers: ["slow": slow, "fast": fast], concurrency: 4, kindLimits: ["slow": 2])
             try await withThrowingTaskGroup(of: Void.self) { group in
                 group.addTask { try await worker.run() }
-                try await Task.sleep(for: .milliseconds(150))
+                // The backlog holds its two slots before the fast job is queued.
+                #expect(try await eventually(timeout: .seconds(5)) { running.withLock { $0.now } == 2 })
                 let queued = ContinuousClock.now
                 _ = try await queue.enqueue([JobRequest(kind: "fast", appID: 1)])
                 #expect(try await eventually(timeout: .seconds(5)) { fastStarted.withLock { $0 != nil } })

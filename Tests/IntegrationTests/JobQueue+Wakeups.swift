@@ -16,7 +16,15 @@ import Testing
                 group.addTask {
                     try await runner(queue, owner: "idle", handlers: ["now": handler], poll: .seconds(60)).run()
                 }
-                try await Task.sleep(for: .milliseconds(500))  // let it claim nothing, listen and fall asleep
+                // It listens (its LISTEN is on a connection of this database), claims nothing and sleeps.
+                #expect(
+                    try await eventually(timeout: .seconds(10)) {
+                        try await database.scalar(
+                            """
+                            SELECT count(*) FROM pg_stat_activity
+                            WHERE datname = current_database() AND query LIKE 'LISTEN%'
+                            """, as: Int64.self) >= 1
+                    })
 
                 var latencies: [Duration] = []
                 for round in 1...5 {
@@ -24,6 +32,8 @@ import Testing
                     _ = try await queue.enqueue([JobRequest(kind: "now", appID: 1)])
                     #expect(try await eventually(timeout: .seconds(5)) { log.count == round })
                     latencies.append(log.all[round - 1].at - enqueued)
+                    // Not a wait for an event: a runner still awake claims the job itself (as fast); the pause lets
+                    // it fall asleep again so that the next round measures NOTIFY.
                     try await Task.sleep(for: .milliseconds(100))
                 }
                 group.cancelAll()

@@ -45,7 +45,11 @@ import Testing
     @Test func aKindAtItsLimitDoesNotSpinTheClaimLoop() async throws {
         try await withTestDatabase { database in
             let queue = CountingQueue(queue: PostgresJobQueue(database: database))
-            let slow = ClosureJobHandler { _, _ in try await Task.sleep(for: .milliseconds(1500)) }
+            let started = Atomic<Int>(0)
+            let slow = ClosureJobHandler { _, _ in
+                started.add(1, ordering: .relaxed)
+                try await Task.sleep(for: .milliseconds(1500))  // the work: a slot held for 1.5 s
+            }
             _ = try await queue.enqueue((0..<4).map { _ in JobRequest(kind: "slow", appID: 1) })
             var configuration = JobRunnerConfiguration(
                 owner: "w", concurrency: 4, lease: .seconds(30), pollInterval: .milliseconds(250))
@@ -56,9 +60,9 @@ import Testing
             try await withThrowingTaskGroup(of: Void.self) { group in
                 group.addTask { try await worker.run() }
                 // Two slow jobs run, two are due and wait for a slot of their kind.
-                try await Task.sleep(for: .milliseconds(300))
+                #expect(try await eventually(timeout: .seconds(5)) { started.load(ordering: .relaxed) == 2 })
                 let before = queue.claims.load(ordering: .relaxed)
-                try await Task.sleep(for: .milliseconds(1000))
+                try await Task.sleep(for: .milliseconds(1000))  // the window whose claims are counted
                 let during = queue.claims.load(ordering: .relaxed) - before
                 // One claim per poll interval (4 in that second), not one per round trip (hundreds).
                 #expect(during <= 8, "\(during) claims in one second while the kind was at its limit")

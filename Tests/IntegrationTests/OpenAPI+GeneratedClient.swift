@@ -2,8 +2,8 @@ import Foundation
 import Testing
 
 /// Clients generated from the served OpenAPI document work: Apple's swift-openapi-generator makes a client (types and
-/// client) that compiles, and a push sent through it is accepted. The document keeps to what generators support: no
-/// `if`/`then`, `not` or `allOf`, no `const` in a union, no union of `required` lists alone.
+/// client) that compiles, and a push sent through it is accepted. (That the document keeps to what generators support:
+/// `OpenAPIDocumentTests`.)
 @Suite struct OpenAPIGeneratedClientTests {
     @Test func theSwiftClientGeneratedFromTheServedDocumentCompilesAndSendsAPush() async throws {
         try await GatewayHarness.run { gw in
@@ -32,38 +32,5 @@ import Testing
             #expect(push["name"] as? String == "match")
             #expect(push["event"] as? String == "update")
         }
-    }
-
-    /// What generators skip or get wrong is said in descriptions instead (the server still checks it).
-    @Test func theDocumentUsesOnlyWhatGeneratorsSupport() throws {
-        var found: [String] = []
-        func walk(_ value: Any, _ path: String) {
-            if let object = value as? [String: Any] {
-                for key in ["if", "then", "else", "not", "allOf"] where object[key] != nil {
-                    // `not` is a property name in AudienceNot; only a schema's keyword counts.
-                    if key == "not", path.hasSuffix("/properties") { continue }
-                    found.append("\(path)/\(key)")
-                }
-                for key in ["oneOf", "anyOf"] {
-                    for (index, branch) in (object[key] as? [[String: Any]] ?? []).enumerated() {
-                        if branch["const"] != nil { found.append("\(path)/\(key)[\(index)]: const") }
-                        if branch["required"] != nil, branch["properties"] == nil, branch["$ref"] == nil {
-                            found.append("\(path)/\(key)[\(index)]: required alone")
-                        }
-                        if branch["type"] as? String == "null" { found.append("\(path)/\(key)[\(index)]: null") }
-                    }
-                }
-                for (key, inner) in object { walk(inner, "\(path)/\(key)") }
-            } else if let list = value as? [Any] {
-                for (index, inner) in list.enumerated() { walk(inner, "\(path)[\(index)]") }
-            }
-        }
-        let document = try GatewayOpenAPITests.document()
-        walk(document, "#")
-        // Generators that name files in snake case (openapi-python-client) would make AudienceAnd and AudienceAND one.
-        let names = ((document["components"] as? [String: Any])?["schemas"] as? [String: Any] ?? [:]).keys
-        let folded = Dictionary(grouping: names) { $0.lowercased().filter { $0.isLetter || $0.isNumber } }
-        for (_, same) in folded where same.count > 1 { found.append("schemas named alike: \(same.sorted())") }
-        #expect(found.isEmpty, "constructs generators do not support: \(found.sorted())")
     }
 }

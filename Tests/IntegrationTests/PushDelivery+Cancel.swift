@@ -20,6 +20,7 @@ import Testing
                 if (counts["sent"] ?? 0) + (counts["canceled"] ?? 0) == 1000 { break }
                 try await Task.sleep(for: .milliseconds(50))
             }
+            // A negative check: the counts stay there (a chunk in flight answers within ~100 ms).
             try await Task.sleep(for: .milliseconds(300))
             counts = try await Self.counts(e2e, id)
             #expect(counts["targeted"] == 1000)

@@ -47,7 +47,7 @@ import Testing
             try await Self.waitUntilAccepted(Self.targets / 4, e2e)
             let before = try await e2e.simulator.stats()
             try await e2e.simulator.configure(fault.on)
-            try await Task.sleep(for: .seconds(2))
+            try await Task.sleep(for: .seconds(2))  // the fault's duration: the scenario, not a wait for an event
             let during = try await e2e.simulator.stats()
             try await e2e.simulator.configure(fault.off)
             try await Self.expectEveryTokenOnceOrMore(id, e2e, fault: fault.rawValue)

@@ -87,7 +87,7 @@ import Testing
                 SELECT app_id, id, 'older', history_week(now() - interval '30 days') - interval '1 day'
                 FROM channels WHERE id = \(UUID(uuidString: keeperChannel)!)
                 """)
-            try await Task.sleep(for: .seconds(1.2))
+            try await Task.sleep(for: .seconds(1.2))  // the rows' age past the 1 s retention is the premise
             let (_, deleted) = try await RetentionPurge(database: gw.database, batchSize: 2).purge()
             #expect(deleted == 5)  // three operations, two launches
             #expect(try await gw.database.scalar("SELECT count(*) FROM pushes", as: Int64.self) == 1)

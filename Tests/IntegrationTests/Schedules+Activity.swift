@@ -51,7 +51,13 @@ import Testing
             let serverID = try #require((server.json["schedule_ids"] as? [String])?.first)
             #expect(try await gw.request(.delete, "/api/schedules/\(serverID)", auth: app.server).status == .ok)
 
-            try await Task.sleep(for: .seconds(4))
+            // Every schedule's time has come and each is decided (fired, skipped or canceled).
+            #expect(
+                try await eventually(timeout: .seconds(20)) {
+                    try await gw.database.scalar(
+                        "SELECT count(*) FROM schedules WHERE state = 'pending' OR send_at > now()", as: Int64.self)
+                        == 0
+                })
             let states = try await gw.database.scalar(
                 "SELECT string_agg(coalesce(name, activity_name, 'api') || '=' || state, ',' ORDER BY created_at) FROM schedules",
                 as: String.self)

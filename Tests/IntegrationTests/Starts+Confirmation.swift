@@ -49,7 +49,10 @@ import Testing
             #expect(Self.starts(again)["already_active"] == 20, "\(again)")
             #expect((again["counts"] as? [String: Int])?["sent"] == 0)
 
-            try await Task.sleep(for: .seconds(3.5))
+            // Once the 3 s window is over, the five unconfirmed count as not started.
+            _ = try await until("the start window over", timeout: .seconds(20)) {
+                Self.starts(try await e2e.finished(first))["pending"] == 0 ? true : nil
+            }
             let late = try await e2e.finished(first)
             #expect(
                 Self.starts(late) == [
@@ -63,8 +66,16 @@ import Testing
             for try await row in rows.decode((Int64, Int64, Double?).self) { report.append(row) }
             #expect(report.count == 1 && report[0].0 == 15 && report[0].1 == 5 && report[0].2 == 0.75, "\(report)")
 
-            // Settled once (both starts so far): the counts are written on the push, the report reads them, the
-            // metric counts them.
+            // Settled once (both starts so far, once the second one's window has closed too): the counts are written
+            // on the push, the report reads them, the metric counts them.
+            #expect(
+                try await eventually(timeout: .seconds(20)) {
+                    try await gw.database.scalar(
+                        """
+                        SELECT count(*) FROM pushes p JOIN apps a ON a.id = p.app_id
+                        WHERE p.event = 'start' AND p.finished_at + a.start_confirm_window <= now()
+                        """, as: Int64.self) == 2
+                })
             #expect(try await settlement.settle() == 2)
             #expect(try await settlement.settle() == 0)
             let stored = try await gw.database.scalar(
@@ -128,7 +139,7 @@ import Testing
                     json: #"{"token":"\#(hexToken(500))"}"#, auth: e2e.app.device)
             }
             #expect(try await register().status == .created)
-            let state = {
+            let state: @Sendable () async throws -> (String?, String?) = {
                 let lookup = try await gw.request(.get, "/api/channels/\(channel)", auth: e2e.app.server)
                 let tokens = (lookup.json["channel"] as? [String: Any])?["push_to_start"] as? [[String: Any]]
                 return (tokens?.first?["state"] as? String, tokens?.first?["last_start"] as? String)
@@ -136,7 +147,10 @@ import Testing
             for name in ["s1", "s2"] {
                 let sent = try await e2e.finished(try await e2e.send(Self.start(name: name)))
                 #expect((sent["counts"] as? [String: Int])?["accepted"] == 1, "\(sent)")
-                try await Task.sleep(for: .seconds(1.2))
+                // Its 1 s window over: not started.
+                _ = try await until("\(name) not started", timeout: .seconds(20)) {
+                    try await state().1 == "not_started" ? true : nil
+                }
             }
             #expect(try await state() == ("suspect", "not_started"))
             let held = try await e2e.finished(try await e2e.send(Self.start(name: "s3")))

@@ -30,7 +30,7 @@ import Testing
                 #"{"audience":"all","device_types":["ios"],"notification":{"ios":{"live_activity":{"event":"update","name":"final","content_state":{"score":"3-2"}}}}}"#
             )
             _ = try await e2e.finished(update)
-            try await Task.sleep(for: .seconds(1.2))
+            try await Task.sleep(for: .seconds(1.2))  // the activity's age past `after_seconds` (1) is the premise
             _ = try await PostgresJobQueue(database: gw.database).enqueue([
                 JobRequest(kind: .renew, appID: 0, runAt: Date(), priority: 0, maxAttempts: 1)
             ])

@@ -57,7 +57,7 @@ import Testing
                 #expect(othersNiced, "\(seen)")
                 // Two of the plain worker's sweeps' worth of time: it still runs, and nothing was made nicer (libdispatch
                 // runs some threads of its own below the base level).
-                try await Task.sleep(for: .seconds(2))
+                try await Task.sleep(for: .seconds(2))  // a negative check: nothing niced, nothing ended, for 2 s
                 let plainThreads = Self.threads(of: plain)
                 let plainUntouched = plainThreads.count >= 4 && plainThreads.allSatisfy { $0.nice <= base }
                 #expect(plain.isRunning, "\(e2e.workers.logs())")

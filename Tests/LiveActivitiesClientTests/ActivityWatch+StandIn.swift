@@ -2,6 +2,7 @@ import ActivityKitStandIn
 import Foundation
 import LiveActivitiesClient
 import LiveActivitiesKit
+import TestSupport
 import Testing
 
 struct ChestAttributes: ActivityAttributes {

@@ -7,6 +7,8 @@ import Testing
         let bell = Doorbell()
         let started = ContinuousClock.now
         async let waited: Void = bell.wait(timeout: .seconds(30))
+        // Time for the waiter to park (not observable from outside); were it late, the ring is remembered and this
+        // still holds, so the pause cannot fail the test, only let it cover the parked case.
         try? await Task.sleep(for: .milliseconds(50))
         await bell.ring()
         await waited
@@ -27,6 +29,7 @@ import Testing
     @Test func cancellationEndsTheWait() async {
         let bell = Doorbell()
         let task = Task { await bell.wait(timeout: .seconds(30)) }
+        // As above: a waiter cancelled before it parks returns at once too.
         try? await Task.sleep(for: .milliseconds(50))
         let started = ContinuousClock.now
         task.cancel()

@@ -32,33 +32,3 @@ struct FakeDevice: Sendable {
             ended: shown["ended"] as? Bool ?? false)
     }
 }
-
-/// Polls `probe` every 50 ms until it returns a value, failing after `timeout`.
-func until<T: Sendable>(
-    _ what: String, timeout: Duration = .seconds(30), _ probe: @Sendable () async throws -> T?
-) async throws -> T {
-    let deadline = ContinuousClock.now + timeout
-    while ContinuousClock.now < deadline {
-        if let value = try await probe() { return value }
-        try await Task.sleep(for: .milliseconds(50))
-    }
-    throw TestSetupError("timed out after \(timeout) waiting for \(what)")
-}
-
-/// Runs `operation`, failing after `timeout`.
-func within<T: Sendable>(
-    _ timeout: Duration, _ what: String, _ operation: @escaping @Sendable () async throws -> T
-) async throws -> T {
-    try await withThrowingTaskGroup(of: T?.self) { group in
-        group.addTask { try await operation() }
-        group.addTask {
-            try await Task.sleep(for: timeout)
-            return nil
-        }
-        defer { group.cancelAll() }
-        guard let first = try await group.next(), let value = first else {
-            throw TestSetupError("timed out after \(timeout) waiting for \(what)")
-        }
-        return value
-    }
-}

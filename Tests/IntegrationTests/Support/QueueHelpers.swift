@@ -51,15 +51,3 @@ func runner(
         logger: TestEnvironment.quietLogger
     )
 }
-
-/// Polls `condition` every 20 ms until it holds or `timeout` passes.
-func eventually(
-    timeout: Duration = .seconds(30), _ condition: @Sendable () async throws -> Bool
-) async throws -> Bool {
-    let deadline = ContinuousClock.now + timeout
-    while ContinuousClock.now < deadline {
-        if try await condition() { return true }
-        try await Task.sleep(for: .milliseconds(20))
-    }
-    return try await condition()
-}

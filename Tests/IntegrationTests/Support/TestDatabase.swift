@@ -1,21 +1,11 @@
-import APNsTransport
 import Foundation
 import LiveActivitiesCore
 import Logging
 import PostgresNIO
 import PostgresStore
 
-/// Where the tests find the repository and the server `make test` started.
-enum TestEnvironment {
-    static let repoRoot: String = {
-        if let root = ProcessInfo.processInfo.environment["LAGW_REPO_ROOT"] { return root }
-        var url = URL(fileURLWithPath: #filePath)
-        for _ in 0..<4 { url.deleteLastPathComponent() }
-        return url.path
-    }()
-
-    static var migrationsDirectory: String { repoRoot + "/sql" }
-
+extension TestEnvironment {
+    /// The server `make test` started.
     static func serverURL() throws -> DatabaseURL {
         guard let raw = ProcessInfo.processInfo.environment["TEST_DATABASE_URL"] else {
             throw TestSetupError(
@@ -23,17 +13,6 @@ enum TestEnvironment {
         }
         return try DatabaseURL(raw)
     }
-
-    static let quietLogger: Logger = {
-        var logger = Logger(label: "test")
-        logger.logLevel = .critical
-        return logger
-    }()
-}
-
-struct TestSetupError: Error, CustomStringConvertible {
-    let description: String
-    init(_ description: String) { self.description = description }
 }
 
 /// A migrated template database, made once per test process; every test gets a fresh copy of it.

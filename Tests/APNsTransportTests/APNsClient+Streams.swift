@@ -1,7 +1,6 @@
 import APNsTransport
 import Foundation
-import LiveActivitiesCore
-import PostgresStore
+import TestSupport
 import Testing
 
 @Suite struct APNsClientStreamTests {

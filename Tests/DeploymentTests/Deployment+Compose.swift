@@ -1,7 +1,6 @@
-import APNsTransport
 import Foundation
-import LiveActivitiesCore
 import PostgresStore
+import TestSupport
 import Testing
 
 @testable import Gateway
@@ -146,8 +145,4 @@ import Testing
             }
         }
     }
-}
-
-enum MasterKeyFixture {
-    static let base64 = Data(repeating: 7, count: 32).base64EncodedString()
 }

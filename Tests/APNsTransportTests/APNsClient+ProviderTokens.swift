@@ -2,9 +2,8 @@ import APNsCommon
 import APNsTransport
 import Crypto
 import Foundation
-import LiveActivitiesCore
 import NIOConcurrencyHelpers
-import PostgresStore
+import TestSupport
 import Testing
 
 @Suite struct APNsClientProviderTokenTests {
@@ -66,7 +65,7 @@ import Testing
                 _ = await client.send(sim.request(token: deviceToken(2)), credentials: other)
                 #expect(client.poolCount == 2)
                 #expect(await client.closeIdlePools(idle: .seconds(3600)) == 0)
-                try await Task.sleep(for: .milliseconds(50))
+                try await Task.sleep(for: .milliseconds(50))  // the idleness under test: both pools unused > 10 ms
                 #expect(await client.closeIdlePools(idle: .milliseconds(10)) == 2)
                 #expect(client.poolCount == 0)
                 #expect(await client.send(sim.request(token: deviceToken(3)), credentials: sim.credentials).isAccepted)

@@ -3,26 +3,28 @@ import APNsTransport
 import AsyncHTTPClient
 import Crypto
 import Foundation
-import LiveActivitiesCore
 import Logging
 import NIOCore
 import NIOHTTP1
-import PostgresStore
-
-@testable import Simulator
+import Simulator
 
 /// The APNs simulator on port 0, a trusted signing key, and a client pointed at it.
-struct SimulatorHarness: Sendable {
-    static let teamID = "TEAM123456"
-    static let keyID = "KEY1234567"
-    static let bundleID = "com.example.game"
+public struct SimulatorHarness: Sendable {
+    public static let teamID = "TEAM123456"
+    public static let keyID = "KEY1234567"
+    public static let bundleID = "com.example.game"
 
-    let simulator: RunningSimulator
-    let credentials: APNsCredentials
+    public let simulator: RunningSimulator
+    public let credentials: APNsCredentials
 
-    var topic: String { APNsRequest.liveActivityTopic(bundleID: Self.bundleID) }
+    public init(simulator: RunningSimulator, credentials: APNsCredentials) {
+        self.simulator = simulator
+        self.credentials = credentials
+    }
 
-    static func run(_ body: @Sendable (SimulatorHarness) async throws -> Void) async throws {
+    public var topic: String { APNsRequest.liveActivityTopic(bundleID: Self.bundleID) }
+
+    public static func run(_ body: @Sendable (SimulatorHarness) async throws -> Void) async throws {
         let simulator = try await RunningSimulator.start(logger: TestEnvironment.quietLogger)
         let key = P256.Signing.PrivateKey()
         let harness = SimulatorHarness(
@@ -44,7 +46,7 @@ struct SimulatorHarness: Sendable {
         await simulator.stop()
     }
 
-    func clientConfiguration(
+    public func clientConfiguration(
         connections: Int = 2, timeout: Duration = .seconds(10)
     ) -> APNsClientConfiguration {
         var configuration = APNsClientConfiguration()
@@ -56,7 +58,7 @@ struct SimulatorHarness: Sendable {
     }
 
     /// Runs `body` with a client (shut down afterwards).
-    func withClient(
+    public func withClient(
         _ configuration: APNsClientConfiguration? = nil, tokens: ProviderTokenCache = ProviderTokenCache(),
         _ body: (APNsClient) async throws -> Void
     ) async throws {
@@ -72,14 +74,14 @@ struct SimulatorHarness: Sendable {
         await client.shutdown()
     }
 
-    func request(token: String, body: ByteBuffer = Payloads.update, topic: String? = nil) -> APNsRequest {
+    public func request(token: String, body: ByteBuffer = Payloads.update, topic: String? = nil) -> APNsRequest {
         APNsRequest(deviceToken: token, topic: topic ?? self.topic, body: body)
     }
 
     // MARK: admin API (over HTTP, as scripts use it)
 
     @discardableResult
-    func admin(_ method: HTTPMethod, _ path: String, _ json: Any? = nil, timeout: Duration = .seconds(60))
+    public func admin(_ method: HTTPMethod, _ path: String, _ json: Any? = nil, timeout: Duration = .seconds(60))
         async throws -> Any
     {
         var request = HTTPClientRequest(url: "http://127.0.0.1:\(self.simulator.adminPort)\(path)")
@@ -93,39 +95,22 @@ struct SimulatorHarness: Sendable {
         return try JSONSerialization.jsonObject(with: Data(body.readableBytesView), options: [.fragmentsAllowed])
     }
 
-    func configure(_ knobs: [String: Any]) async throws {
+    public func configure(_ knobs: [String: Any]) async throws {
         try await self.admin(.POST, "/config", knobs)
     }
 
-    func stats(token: String? = nil) async throws -> [String: Any] {
+    public func stats(token: String? = nil) async throws -> [String: Any] {
         try await self.admin(.GET, "/stats" + (token.map { "?token=\($0)" } ?? "")) as? [String: Any] ?? [:]
     }
 
-    func notifications(token: String) async throws -> [[String: Any]] {
+    public func notifications(token: String) async throws -> [[String: Any]] {
         try await self.admin(.GET, "/notifications?token=\(token)") as? [[String: Any]] ?? []
     }
 
     /// What each device shows (the simulator applies Apple's rules to what it recorded), by token.
-    func activities(token: String? = nil) async throws -> [String: [String: Any]] {
+    public func activities(token: String? = nil) async throws -> [String: [String: Any]] {
         // Every device at once replays every recording: a large fan-out's answer takes a while in a debug build.
         try await self.admin(.GET, "/activities" + (token.map { "?token=\($0)" } ?? ""), timeout: .seconds(120))
             as? [String: [String: Any]] ?? [:]
     }
-}
-
-enum Payloads {
-    static let update = ByteBuffer(
-        string: #"{"aps":{"timestamp":1790000000,"event":"update","content-state":{"remaining":30,"status":"open"}}}"#)
-
-    static func oversized() -> ByteBuffer {
-        let filler = String(repeating: "x", count: 4200)
-        return ByteBuffer(
-            string: #"{"aps":{"timestamp":1790000000,"event":"update","content-state":{"pad":"\#(filler)"}}}"#)
-    }
-}
-
-/// Distinct device tokens: 32 bytes of hex.
-func deviceToken(_ n: Int) -> String {
-    let hex = String(n, radix: 16)
-    return String(repeating: "0", count: 64 - hex.count) + hex
 }

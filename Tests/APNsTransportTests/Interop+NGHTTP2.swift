@@ -1,10 +1,9 @@
 import APNsCommon
 import APNsTransport
 import Foundation
-import LiveActivitiesCore
 import NIOCore
 import NIOSSL
-import PostgresStore
+import TestSupport
 import Testing
 
 /// Our client and our simulator each frame HTTP/2 themselves, so each is also checked against nghttp2's C

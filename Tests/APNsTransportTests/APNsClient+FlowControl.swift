@@ -1,7 +1,6 @@
 import APNsTransport
-import LiveActivitiesCore
 import NIOCore
-import PostgresStore
+import TestSupport
 import Testing
 
 @Suite struct APNsClientFlowControlTests {

@@ -1,5 +1,6 @@
 import APNsTransport
 import Foundation
+import TestSupport
 import Testing
 
 /// A pool uses the connections its sends need at the simulator's round trip and advertised streams: one for a

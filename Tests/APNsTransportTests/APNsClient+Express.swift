@@ -1,8 +1,7 @@
 import APNsTransport
 import Foundation
-import LiveActivitiesCore
-import PostgresStore
 import Synchronization
+import TestSupport
 import Testing
 
 /// A small send does not queue behind a fan-out's streams: it has a connection of its own in the pool.
@@ -18,7 +17,10 @@ import Testing
                     return await client.send(
                         (0..<400).map { sim.request(token: deviceToken($0)) }, credentials: sim.credentials)
                 }()
-                try await Task.sleep(for: .milliseconds(200))  // the bulk send is well under way
+                // The bulk send well under way: answers coming back, most of it still to go.
+                _ = try await until("the bulk send under way", timeout: .seconds(10)) {
+                    try await sim.stats()["accepted"] as? Int ?? 0 >= 40 ? true : nil
+                }
                 let single = await client.send(sim.request(token: deviceToken(10_000)), credentials: sim.credentials)
                 let bulkWasDone = bulkDone.load(ordering: .sequentiallyConsistent)
                 let answeredBefore = try await sim.stats()["accepted"] as? Int ?? 0

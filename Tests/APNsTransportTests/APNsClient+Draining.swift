@@ -1,6 +1,6 @@
 import APNsTransport
 import Foundation
-import LiveActivitiesCore
+import TestSupport
 import Testing
 
 /// A connection let go after GOAWAY keeps its streams in flight until they end (RFC 9113 §6.8: streams up to the

@@ -1,8 +1,7 @@
 import APNsTransport
 import Foundation
-import LiveActivitiesCore
 import NIOCore
-import PostgresStore
+import TestSupport
 import Testing
 
 @Suite struct APNsClientMalformedHeaderTests {
