@@ -84,12 +84,13 @@ func buildWorker(configuration: WorkerConfiguration) async throws -> ServiceGrou
         endpoints: configuration.broadcastEndpoints,
         trustRoots: try BroadcastConfiguration.trustRoots(file: configuration.apnsCAFile), tokens: apns.tokens,
         eventLoopGroup: express.eventLoop)
+    let handlers = DeliveryJobs.handlers(
+        database: database, express: express.database, masterKey: configuration.masterKey, metrics: metrics,
+        apns: apns, broadcast: broadcast, settings: configuration.delivery)
     let runner = JobRunner(
         queue: queue,
         wakeups: queue,
-        handlers: DeliveryJobs.handlers(
-            database: database, express: express.database, masterKey: configuration.masterKey, metrics: metrics,
-            apns: apns, broadcast: broadcast, settings: configuration.delivery),
+        handlers: handlers,
         configuration: runnerConfiguration,
         metrics: metrics,
         logger: logger
@@ -134,18 +135,8 @@ func buildWorker(configuration: WorkerConfiguration) async throws -> ServiceGrou
                 .init(service: BroadcastClientService(client: broadcast)),
                 .init(
                     service: SchemaGatedService(database: database, wrapped: runner) {
-                        try await RegistryPurge(database: database).scheduleNext(after: Date())
-                        try await Recurring.scheduleNext(
-                            kind: RetentionPurge.kind, every: .seconds(600), after: Date(), database: database)
-                        try await Recurring.scheduleNext(
-                            kind: IdleActivityEnder.kind, every: .seconds(10), after: Date(), database: database)
-                        try await Recurring.scheduleNext(
-                            kind: ActivityRenewer.kind, every: .seconds(10), after: Date(), database: database)
-                        try await Recurring.scheduleNext(
-                            kind: StartSettlement.kind, every: .seconds(30), after: Date(), database: database)
-                        try await DeliveryStampFolding(database: database).scheduleNext(after: Date())
-                        try await Recurring.scheduleNext(
-                            kind: BroadcastMaintenance.kind, every: .seconds(600), after: Date(), database: database)
+                        // Every recurring job's current slot (each run queues its next).
+                        for case let job as any RecurringJob in handlers.values { try await job.scheduleNext() }
                     }),
             ],
             gracefulShutdownSignals: [.sigterm, .sigint],

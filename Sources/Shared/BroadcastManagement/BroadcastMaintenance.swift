@@ -8,13 +8,14 @@ import PostgresStore
 /// instance for the app's `broadcast_idle_after`, default 24 h), then compares each app's channels with Apple's
 /// `all-channels` and records the channels only one side knows (`broadcast_channel_drift`). Apple-only channels are
 /// deleted at Apple only for apps that opt in (`broadcast_delete_unknown`): other systems may share the bundle id.
-public struct BroadcastMaintenance: JobHandler {
+public struct BroadcastMaintenance: RecurringJob {
     public static let kind = JobKind.broadcastMaintenance
 
     let channels: BroadcastChannels
     let store: PostgresBroadcastChannelStore
     let database: Database
-    let interval: Duration
+    public let interval: Duration
+    public var queue: Database { self.database }
 
     public init(channels: BroadcastChannels, database: Database, interval: Duration = .seconds(600)) {
         self.channels = channels
@@ -29,7 +30,7 @@ public struct BroadcastMaintenance: JobHandler {
         if deleted + drift > 0 {
             logger.info("broadcast channels maintained", metadata: ["idle_deleted": "\(deleted)", "drift": "\(drift)"])
         }
-        try await Recurring.scheduleNext(kind: Self.kind, every: self.interval, after: Date(), database: self.database)
+        try await self.scheduleNext()
     }
 
     /// Deletes idle channels, at most 100 a run. Returns how many.

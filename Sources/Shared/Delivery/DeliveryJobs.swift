@@ -24,14 +24,17 @@ public enum DeliveryJobs {
             metrics: metrics, budgets: budgets)
         let channels = BroadcastChannels(
             database: express, masterKey: masterKey, client: broadcast, logger: Logger(label: "worker.broadcast"))
-        return [
-            BroadcastMaintenance.kind: BroadcastMaintenance(channels: channels, database: database),
-            RegistryPurge.kind: RegistryPurge(database: database),
-            RetentionPurge.kind: RetentionPurge(database: database),
-            IdleActivityEnder.kind: IdleActivityEnder(database: database),
-            ActivityRenewer.kind: ActivityRenewer(database: database),
-            StartSettlement.kind: StartSettlement(database: database, metrics: metrics),
-            DeliveryStampFolding.kind: DeliveryStampFolding(database: database),
+        // The recurring jobs: the worker queues each one's current slot at start-up (`RecurringJob`).
+        let recurring: [any RecurringJob] = [
+            BroadcastMaintenance(channels: channels, database: database),
+            RegistryPurge(database: database),
+            RetentionPurge(database: database),
+            IdleActivityEnder(database: database),
+            ActivityRenewer(database: database),
+            StartSettlement(database: database, metrics: metrics),
+            DeliveryStampFolding(database: database),
+        ]
+        let onDemand: [JobKind: any JobHandler] = [
             ScheduleFireJob.kind: ScheduleFiring(database: database),
             PushFanoutJob.kind: PushFanoutHandler(
                 database: express, ledger: ledger, settings: settings, metrics: metrics, sender: fanoutSender,
@@ -40,5 +43,6 @@ public enum DeliveryJobs {
                     settings: settings, metrics: metrics)),
             PushBatchJob.kind: sender,
         ]
+        return recurring.reduce(into: onDemand) { $0[type(of: $1).kind] = $1 }
     }
 }

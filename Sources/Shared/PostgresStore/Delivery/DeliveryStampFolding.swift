@@ -6,11 +6,12 @@ import Logging
 /// the rows of pushes that a newer finished push of the same name supersedes are dropped, and so are those of names
 /// without an active instance. A push's last batch also queues a run at once when other pushes of its name have
 /// stamps pending (`DeliveryLedger.finishBatch`). See `DeliveryLedger+DeferredStamps.swift`.
-public struct DeliveryStampFolding: JobHandler {
+public struct DeliveryStampFolding: RecurringJob {
     public static let kind = JobKind.foldStamps
 
     let ledger: DeliveryLedger
-    let interval: Duration
+    public let interval: Duration
+    public var queue: Database { self.ledger.database }
 
     public init(database: Database, interval: Duration = .seconds(5)) {
         self.ledger = DeliveryLedger(database: database)
@@ -24,11 +25,6 @@ public struct DeliveryStampFolding: JobHandler {
                 "pending delivery stamps settled",
                 metadata: ["rows": "\(settled.rowsDropped)", "instances": "\(settled.instancesStamped)"])
         }
-        try await self.scheduleNext(after: Date())
-    }
-
-    public func scheduleNext(after date: Date) async throws {
-        try await Recurring.scheduleNext(
-            kind: Self.kind, every: self.interval, after: date, database: self.ledger.database)
+        try await self.scheduleNext()
     }
 }

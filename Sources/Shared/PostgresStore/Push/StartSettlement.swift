@@ -8,14 +8,15 @@ import PostgresNIO
 /// `start_confirm_window` after the push finished; no attempt's own window ends later) gets its final counts written
 /// on its row, `starts_started` and `starts_not_started` (accepted, not started), once: the report reads them from
 /// there instead of counting, and `worker_starts_total{outcome}` counts them here, exactly once per push.
-public struct StartSettlement: JobHandler {
+public struct StartSettlement: RecurringJob {
     public static let kind = JobKind.settleStarts
     public static let metric = "worker_starts_total"
 
     let database: Database
     let metrics: any MetricsFactory
-    let interval: Duration
+    public let interval: Duration
     let limit: Int
+    public var queue: Database { self.database }
 
     public init(
         database: Database, metrics: any MetricsFactory, interval: Duration = .seconds(30), limit: Int = 100
@@ -28,7 +29,7 @@ public struct StartSettlement: JobHandler {
 
     public func run(_ job: ClaimedJob, logger: Logger) async throws {
         while try await self.settle() == self.limit {}
-        try await Recurring.scheduleNext(kind: Self.kind, every: self.interval, after: Date(), database: self.database)
+        try await self.scheduleNext()
     }
 
     /// One pass over up to `limit` pushes; returns how many it settled.

@@ -6,11 +6,12 @@ import PostgresNIO
 /// The registry's maintenance job: instances past their app's maximum age become `expired`; ended, expired and
 /// invalid rows older than the app's retention are deleted. It runs once per `interval` on whichever worker
 /// claims it: each run is a job whose dedupe key names its time slot, and a run enqueues the next slot.
-public struct RegistryPurge: JobHandler {
+public struct RegistryPurge: RecurringJob {
     public static let kind = JobKind.registryPurge
 
     let database: Database
-    let interval: Duration
+    public let interval: Duration
+    public var queue: Database { self.database }
     let batchSize: Int
 
     public init(database: Database, interval: Duration = .seconds(3600), batchSize: Int = 10_000) {
@@ -39,7 +40,7 @@ public struct RegistryPurge: JobHandler {
                 "expired": "\(report.expired)", "deleted_activities": "\(report.deletedActivities)",
                 "deleted_push_to_start_tokens": "\(report.deletedPushToStartTokens)",
             ])
-        try await self.scheduleNext(after: Date())
+        try await self.scheduleNext()
     }
 
     /// One pass, in batches so that no statement holds many row locks for long.
@@ -63,10 +64,5 @@ public struct RegistryPurge: JobHandler {
             total += count
             if count < self.batchSize { return total }
         }
-    }
-
-    /// Makes sure the run of the slot after `date` is queued (idempotent across workers).
-    public func scheduleNext(after date: Date) async throws {
-        try await Recurring.scheduleNext(kind: Self.kind, every: self.interval, after: date, database: self.database)
     }
 }

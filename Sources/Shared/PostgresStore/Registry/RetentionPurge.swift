@@ -10,11 +10,12 @@ import PostgresNIO
 /// the device calls that create (`device_operations`). It also scrubs
 /// forgotten channels' ids from the audiences and requests stored with pushes and schedules (one pass per app for
 /// every id forgotten since the last run).
-public struct RetentionPurge: JobHandler {
+public struct RetentionPurge: RecurringJob {
     public static let kind = JobKind.retention
 
     let database: Database
-    let interval: Duration
+    public let interval: Duration
+    public var queue: Database { self.database }
     let batchSize: Int
 
     public init(database: Database, interval: Duration = .seconds(600), batchSize: Int = 1_000) {
@@ -40,7 +41,7 @@ public struct RetentionPurge: JobHandler {
                     "partitions_made": "\(weeks.made)", "weeks_dropped": "\(weeks.dropped)",
                 ])
         }
-        try await Recurring.scheduleNext(kind: Self.kind, every: self.interval, after: Date(), database: self.database)
+        try await self.scheduleNext()
     }
 
     /// The delivery history's weekly partitions (sql/0022): the next `weeksAhead` weeks made, and the weeks wholly

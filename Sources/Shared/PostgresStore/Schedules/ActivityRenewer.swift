@@ -9,11 +9,12 @@ import PostgresNIO
 /// the attributes it was started with (the track call's, or its confirmed start's) and its latest update's content
 /// state. Both pushes and the `renewals` row are written in one transaction with the instance's `renewal_id`, so an
 /// instance is renewed at most once; the new activity replaces it when the device registers it.
-public struct ActivityRenewer: JobHandler {
+public struct ActivityRenewer: RecurringJob {
     public static let kind = JobKind.renew
 
     let database: Database
-    let interval: Duration
+    public let interval: Duration
+    public var queue: Database { self.database }
     let limit: Int
 
     public init(database: Database, interval: Duration = .seconds(10), limit: Int = 500) {
@@ -27,7 +28,7 @@ public struct ActivityRenewer: JobHandler {
         try await DeliveryLedger(database: self.database).foldStampsOfAppsWithPolicies()
         let renewed = try await self.renew(now: Date())
         if renewed > 0 { logger.info("activities renewed", metadata: ["count": "\(renewed)"]) }
-        try await Recurring.scheduleNext(kind: Self.kind, every: self.interval, after: Date(), database: self.database)
+        try await self.scheduleNext()
     }
 
     struct Due {

@@ -7,11 +7,12 @@ import PostgresNIO
 /// `dismissal_seconds` later), as Sightscreen's stale detection does but from the server. A recurring job
 /// (`maintenance.idle_end`) looks for idle activities; each gets exactly one end push, recorded on the instance
 /// (`end_push_id`) in the transaction that creates it.
-public struct IdleActivityEnder: JobHandler {
+public struct IdleActivityEnder: RecurringJob {
     public static let kind = JobKind.idleEnd
 
     let database: Database
-    let interval: Duration
+    public let interval: Duration
+    public var queue: Database { self.database }
     let limit: Int
 
     public init(database: Database, interval: Duration = .seconds(10), limit: Int = 1000) {
@@ -30,7 +31,7 @@ public struct IdleActivityEnder: JobHandler {
             if count < self.limit { break }
         } while true
         if ended > 0 { logger.debug("idle activities ended", metadata: ["count": "\(ended)"]) }
-        try await Recurring.scheduleNext(kind: Self.kind, every: self.interval, after: Date(), database: self.database)
+        try await self.scheduleNext()
     }
 
     /// One pass: up to `limit` idle activities get their end push. Returns how many.

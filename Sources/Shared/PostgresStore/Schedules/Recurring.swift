@@ -18,3 +18,21 @@ public enum Recurring {
         ])
     }
 }
+
+/// A job that runs on a clock. The worker registers every one listed in `DeliveryJobs.recurring` and queues its
+/// current slot at start-up; each run queues the next (`scheduleNext`). Adding a recurring job is writing its
+/// handler and one line in that list.
+public protocol RecurringJob: JobHandler {
+    static var kind: JobKind { get }
+    /// How often it runs.
+    var interval: Duration { get }
+    /// Where its runs are queued.
+    var queue: Database { get }
+}
+
+extension RecurringJob {
+    /// Makes sure the run of the slot after `date` is queued (idempotent across workers).
+    public func scheduleNext(after date: Date = Date()) async throws {
+        try await Recurring.scheduleNext(kind: Self.kind, every: self.interval, after: date, database: self.queue)
+    }
+}
