@@ -55,6 +55,16 @@ import Testing
             }
             let end = (ends.last?["body"] as? [String: Any])?["aps"] as? [String: Any]
             #expect(end?["event"] as? String == "end", "\(ends)")
+            // The worker records the start's attempt after Apple's answer, which the simulator shows first: a device
+            // that registered before the record would not confirm it (the attempt is not there yet).
+            var recorded = ""
+            while recorded != "pending" && ContinuousClock.now < deadline {
+                let rows = try await gw.database.client.query(
+                    "SELECT outcome FROM renewal_report", logger: gw.database.logger)
+                for try await value in rows.decode(String.self) { recorded = value }
+                if recorded != "pending" { try await Task.sleep(for: .milliseconds(20)) }
+            }
+            #expect(recorded == "pending")
             // The device registers the new activity: the renewal started; the instance is renewed once only.
             let renewed = try await gw.track(
                 e2e.app, channel: channel, name: "final", token: hexToken(702), systemID: "second",

@@ -19,9 +19,9 @@ public enum Recurring {
     }
 }
 
-/// A job that runs on a clock. The worker registers every one listed in `DeliveryJobs.recurring` and queues its
-/// current slot at start-up; each run queues the next (`scheduleNext`). Adding a recurring job is writing its
-/// handler and one line in that list.
+/// A job that runs on a clock. The worker registers every one in the `recurring` list of `DeliveryJobs.handlers` and
+/// queues its current slot at start-up; each run queues the next (`scheduleNext`). Adding a recurring job is writing
+/// its handler and one line in that list.
 public protocol RecurringJob: JobHandler {
     static var kind: JobKind { get }
     /// How often it runs.
