@@ -37,7 +37,7 @@ let package = Package(
         .package(path: "Client"),
     ],
     // The layout is the design card's: `Sources/Gateway` and `Sources/Worker` (the two processes), `Sources/Shared`
-    // (the libraries both link), the simulator and the bench beside them.
+    // (the libraries the processes link), the simulator and the bench beside them.
     // The arrows tell the architecture: a pure domain core; APNs' provider tokens and endpoints (`APNsCommon`) under
     // an HTTP/2 transport and a broadcast client that know nothing of the core; the PostgreSQL store over the core;
     // broadcast channel management over the store and the broadcast client; delivery (the worker's job handlers)
