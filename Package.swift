@@ -78,10 +78,40 @@ let package = Package(
             path: "Sources/Shared/APNsBroadcast",
             swiftSettings: swiftSettings
         ),
+        // The PostgreSQL layer: the pool, statements under `LostStatementGuard`, named statements, migrations.
+        .target(
+            name: "PostgresDatabase",
+            dependencies: [
+                "LiveActivitiesCore",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            path: "Sources/Shared/PostgresDatabase",
+            swiftSettings: swiftSettings
+        ),
+        // The job queue and its runner (claims, leases, wake-ups, the express lane, recurring jobs).
+        .target(
+            name: "JobQueue",
+            dependencies: [
+                "LiveActivitiesCore", "PostgresDatabase",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            path: "Sources/Shared/JobQueue",
+            swiftSettings: swiftSettings
+        ),
         .target(
             name: "PostgresStore",
             dependencies: [
-                "LiveActivitiesCore",
+                "LiveActivitiesCore", "PostgresDatabase", "JobQueue",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),

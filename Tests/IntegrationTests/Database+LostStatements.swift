@@ -4,6 +4,7 @@ import PostgresNIO
 import Synchronization
 import Testing
 
+@testable import PostgresDatabase
 @testable import PostgresStore
 
 /// `LostStatementGuard`: why it exists (PostgresNIO loses a statement written to a connection the server has closed)

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 
+@testable import JobQueue
 @testable import PostgresStore
 @testable import Worker
 

@@ -23,4 +23,8 @@ public struct Migration: Sendable, Equatable {
 
 public struct MigrationError: Error, CustomStringConvertible {
     public let description: String
+
+    package init(description: String) {
+        self.description = description
+    }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import LiveActivitiesCore
+import PostgresDatabase
 
 /// Work to put on the queue.
 public struct JobRequest: Sendable, Equatable {

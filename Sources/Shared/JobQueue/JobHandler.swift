@@ -1,5 +1,6 @@
 import LiveActivitiesCore
 import Logging
+import PostgresDatabase
 
 /// Runs one kind of job. Throwing retries the job with backoff; `JobError.permanent` dead-letters it at once.
 public protocol JobHandler: Sendable {

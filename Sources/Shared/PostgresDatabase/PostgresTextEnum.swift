@@ -38,4 +38,3 @@ extension PostgresTextEnum {
 
 extension PushState: PostgresTextEnum {}
 extension ScheduleState: PostgresTextEnum {}
-extension BatchState: PostgresTextEnum {}

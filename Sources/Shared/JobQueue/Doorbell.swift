@@ -1,4 +1,5 @@
 import LiveActivitiesCore
+import PostgresDatabase
 
 /// Wakes a sleeping loop: `wait(timeout:)` returns when rung, when the timeout passes, or when the task is
 /// cancelled. A ring with nobody waiting is remembered once, so a wake-up between two waits is not lost.

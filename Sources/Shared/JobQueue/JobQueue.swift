@@ -1,5 +1,6 @@
 import Foundation
 import LiveActivitiesCore
+import PostgresDatabase
 
 /// The queue as the runner sees it. `PostgresJobQueue` is the implementation.
 public protocol JobQueue: Sendable {

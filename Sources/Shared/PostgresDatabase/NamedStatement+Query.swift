@@ -3,7 +3,7 @@ import PostgresNIO
 extension NamedStatement {
     /// The statement with `value`s bound to `$1`, `$2`... in order, run unprepared (PostgreSQL parses and plans it per
     /// call, with the values at hand). A parameter that may be NULL takes `PostgresBindings` and `bound(_:)`.
-    static func query<each Value: PostgresThrowingDynamicTypeEncodable>(_ value: repeat each Value) throws
+    package static func query<each Value: PostgresThrowingDynamicTypeEncodable>(_ value: repeat each Value) throws
         -> PostgresQuery
     {
         var bindings = PostgresBindings()
@@ -12,7 +12,7 @@ extension NamedStatement {
     }
 
     /// The statement with `bindings` for its parameters.
-    static func bound(_ bindings: PostgresBindings) -> PostgresQuery {
+    package static func bound(_ bindings: PostgresBindings) -> PostgresQuery {
         PostgresQuery(unsafeSQL: Self.sql, binds: bindings)
     }
 }

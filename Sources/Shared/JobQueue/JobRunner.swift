@@ -2,6 +2,7 @@ import Foundation
 import LiveActivitiesCore
 import Logging
 import Metrics
+import PostgresDatabase
 import ServiceLifecycle
 
 public struct JobRunnerConfiguration: Sendable {

@@ -1,6 +1,7 @@
 import Foundation
 import LiveActivitiesCore
 import Logging
+import PostgresDatabase
 import PostgresNIO
 
 /// The job queue in PostgreSQL: `FOR UPDATE SKIP LOCKED` claims with leases, fair across apps.

@@ -1,5 +1,6 @@
 import Foundation
 import LiveActivitiesCore
+import PostgresDatabase
 
 /// A job this worker holds a lease on.
 public struct ClaimedJob: Sendable, Equatable {

@@ -1,10 +1,11 @@
 import Foundation
 import LiveActivitiesCore
+import PostgresDatabase
 import PostgresNIO
 
 /// The job queue's statements (`PostgresJobQueue`, `QueueDepthGauges`).
-enum JobQueueStatements {
-    static let all: [any NamedStatement.Type] = [
+package enum JobQueueStatements {
+    package static let all: [any NamedStatement.Type] = [
         Enqueue.self, Claim.self, ExtendLease.self, Complete.self, Fail.self, NextDue.self, BuryAbandoned.self,
         Depth.self,
     ]

@@ -2,6 +2,7 @@ import Foundation
 import LiveActivitiesCore
 import Logging
 import Metrics
+import PostgresDatabase
 import PostgresNIO
 
 /// `jobs_queue_depth{kind,state}` gauges, refreshed from the `jobs` table by `refresh()` (the gateway's timer), and

@@ -1,4 +1,5 @@
 import NIOCore
+import PostgresDatabase
 import PostgresNIO
 
 /// A kind of job, by which the runner finds its handler (`DeliveryJobs.handlers`). The kinds this build runs are

@@ -1,4 +1,5 @@
 import Foundation
+import PostgresDatabase
 
 /// The contract of one kind of job: its payload as a Codable type, encoded by whoever enqueues it and decoded by its
 /// handler, both through `JobRequest(_:appID:...)` and `ClaimedJob.payload(as:)`, never written by hand.

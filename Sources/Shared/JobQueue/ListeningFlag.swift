@@ -1,3 +1,4 @@
+import PostgresDatabase
 import Synchronization
 
 /// A flag a job runner sets while its LISTEN connection is up, read by the worker's health check.

@@ -1,5 +1,6 @@
 import Foundation
 import LiveActivitiesCore
+import PostgresDatabase
 
 /// A failed run: when to try again (nil: never) and what went wrong.
 public struct JobFailure: Sendable, Equatable {

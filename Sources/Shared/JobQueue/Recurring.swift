@@ -1,6 +1,7 @@
 import Foundation
 import LiveActivitiesCore
 import Logging
+import PostgresDatabase
 import PostgresNIO
 
 /// Recurring maintenance: each run is a job whose dedupe key names its time slot; a run queues the next slot, and

@@ -1,0 +1,3 @@
+import PostgresDatabase
+
+extension BatchState: PostgresTextEnum {}
