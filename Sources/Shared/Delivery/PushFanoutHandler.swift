@@ -67,31 +67,30 @@ struct PushFanoutHandler: JobHandler {
             push.seq = try await supersession.supersede(for: push, logger: logger).seq
             (first, superseding) = try await self.ledger.firstChunk(of: push, limit: self.settings.chunkSize)
         }
-        if first.count <= self.settings.chunkSize {
+        let decision = FanoutDecision.after(
+            first: first.map(\.channelID), superseding: superseding, chunkSize: self.settings.chunkSize,
+            batchSize: self.settings.batchSize)
+        let plan: BatchPlan
+        switch decision {
+        case .recordEmpty, .notClaimed, .sendHere:
             self.resolved(since: started)
-            let recorded =
-                first.isEmpty
-                ? try await self.ledger.recordFanout(push: push, plan: .empty)
-                : superseding != nil
             logger.debug(
                 "push resolved to one chunk", metadata: ["app_id": "\(push.appID)", "targeted": "\(first.count)"])
-            guard recorded, !first.isEmpty else { return }
+            if decision == .recordEmpty {
+                _ = try await self.ledger.recordFanout(push: push, plan: .empty)
+            }
+            guard case .sendHere(let superseding) = decision else { return }
             var sending = push
             sending.state = .sending
             try await self.sender.deliver(
-                sending, batch: .sentByFanout(pushID: push.id), first: (first, superseding ?? 0), logger: logger)
+                sending, batch: .sentByFanout(pushID: push.id), first: (first, superseding), logger: logger)
             return
-        }
-        // The first chunk, in channel order, tells how far into the id space the first targets reach. Random ids
-        // spread evenly, and the batches are cut from that alone (each counts its own targets); others are counted.
-        let sample = first.map(\.channelID)
-        let plan: BatchPlan
-        if let estimated = BatchPlan.estimated(sample: sample, batchSize: self.settings.batchSize) {
+        case .batches(let estimated):
             plan = estimated
-        } else {
+        case .countedBatches(let sampled, let reach):
             plan = try await push.targets.batchPlan(
-                batchSize: self.settings.batchSize, sampled: first.count, reach: sample[sample.count - 1],
-                on: self.database.client, logger: self.database.logger)
+                batchSize: self.settings.batchSize, sampled: sampled, reach: reach, on: self.database.client,
+                logger: self.database.logger)
         }
         self.resolved(since: started)
         let recorded = try await self.ledger.recordFanout(push: push, plan: plan)

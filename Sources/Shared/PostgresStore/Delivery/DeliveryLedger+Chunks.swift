@@ -94,51 +94,30 @@ extension DeliveryLedger {
             if !dead.isEmpty {
                 if isStart {
                     try await connection.query(
-                        """
-                        UPDATE push_to_start_tokens p
-                        SET state = 'invalid', invalid_reason = x.reason, invalidated_at = now()
-                        FROM unnest(\(dead.map(\.target.channelID))::uuid[], \(dead.map(\.target.token))::text[],
-                                    \(dead.map(\.failure.reason))::text[]) AS x(channel_id, token, reason)
-                        WHERE p.channel_id = x.channel_id AND p.attributes_type = \(push.targets.attributesType ?? "")
-                          AND p.token = x.token AND p.state = 'active' AND p.updated_at < \(outcome.sendStartedAt)
-                        """, logger: logger)
+                        InvalidateStartTokensStatement.query(
+                            channels: dead.map(\.target.channelID), tokens: dead.map(\.target.token),
+                            reasons: dead.map(\.failure.reason), attributesType: push.targets.attributesType ?? "",
+                            sentAt: outcome.sendStartedAt), logger: logger)
                 } else {
                     try await connection.query(
-                        """
-                        UPDATE live_activities l
-                        SET state = 'invalid', invalid_reason = x.reason, invalidated_at = now()
-                        FROM unnest(\(dead.map(\.target.instanceID))::int8[], \(dead.map(\.target.token))::text[],
-                                    \(dead.map(\.failure.reason))::text[]) AS x(id, token, reason)
-                        WHERE l.id = x.id AND l.push_token = x.token AND l.state = 'active'
-                          AND l.token_updated_at < \(outcome.sendStartedAt)
-                        """, logger: logger)
+                        InvalidateInstanceTokensStatement.query(
+                            instances: dead.map(\.target.instanceID), tokens: dead.map(\.target.token),
+                            reasons: dead.map(\.failure.reason), sentAt: outcome.sendStartedAt), logger: logger)
                 }
             }
             if !outcome.failures.isEmpty {
                 let failures = outcome.failures
                 try await connection.query(
-                    """
-                    INSERT INTO push_failures (push_id, app_id, channel_id, token, status, reason, push_created_at)
-                    SELECT \(push.id), \(push.appID), c, t, nullif(s, 0), r,
-                           (SELECT created_at FROM pushes WHERE id = \(push.id))
-                    FROM unnest(\(failures.map(\.target.channelID))::uuid[], \(failures.map(\.target.token))::text[],
-                                \(failures.map { Int32($0.failure.status ?? 0) })::int4[],
-                                \(failures.map(\.failure.reason))::text[]) AS x(c, t, s, r)
-                    """, logger: logger)
+                    InsertFailuresStatement.query(
+                        pushID: push.id, appID: push.appID, channels: failures.map(\.target.channelID),
+                        tokens: failures.map(\.target.token), statuses: failures.map { Int32($0.failure.status ?? 0) },
+                        reasons: failures.map(\.failure.reason)), logger: logger)
                 try await connection.query(
-                    """
-                    INSERT INTO push_failure_counts (push_id, reason, count, push_created_at)
-                    SELECT \(push.id), r, count(*), (SELECT created_at FROM pushes WHERE id = \(push.id))
-                    FROM unnest(\(failures.map(\.failure.reason))::text[]) AS x(r) GROUP BY r
-                    ON CONFLICT (push_id, reason, push_created_at) DO UPDATE SET count = push_failure_counts.count + excluded.count
-                    """, logger: logger)
+                    CountFailuresStatement.query(pushID: push.id, reasons: failures.map(\.failure.reason)),
+                    logger: logger)
             }
             if let reason = outcome.configurationError {
-                try await connection.query(
-                    """
-                    UPDATE pushes SET state = 'failed', failure_reason = \(reason), finished_at = now()
-                    WHERE id = \(push.id) AND state = 'sending'
-                    """, logger: logger)
+                try await connection.query(FailPushStatement.query(pushID: push.id, reason: reason), logger: logger)
                 try await Self.stopBatches(pushID: push.id, on: connection, logger: logger)
                 return nil
             }
@@ -172,17 +151,9 @@ extension DeliveryLedger {
     /// Stops the push's unfinished batches: what they had not processed yet is `canceled`. Answers how many that is.
     @discardableResult
     static func stopBatches(pushID: UUID, on connection: DatabaseConnection, logger: Logger) async throws -> Int64 {
-        let rows = try await connection.query(
-            """
-            WITH stopped AS (
-                UPDATE push_batches SET state = 'stopped', canceled = greatest(targets - processed, 0)
-                WHERE push_id = \(pushID) AND state = 'queued'
-                RETURNING canceled
-            )
-            SELECT coalesce(sum(canceled), 0)::int8 FROM stopped
-            """, logger: logger)
+        let rows = try await connection.query(StopBatchesStatement.query(pushID: pushID), logger: logger)
         var canceled: Int64 = 0
-        for try await count in rows.decode(Int64.self) { canceled = count }
+        for try await row in rows { canceled = try StopBatchesStatement.decode(row).canceled }
         try await connection.query(Self.trueUpStoppedEstimates(pushID: pushID), logger: logger)
         return canceled
     }
@@ -194,22 +165,7 @@ extension DeliveryLedger {
     /// stopped batch (that batch alone: two records truing up each other's rows deadlocked and lost a record); the
     /// rows are locked first, so two of these at once move `targeted` once.
     static func trueUpStoppedEstimates(pushID: UUID, seq: Int32? = nil) -> PostgresQuery {
-        """
-        WITH locked AS (
-            SELECT seq, targets FROM push_batches
-            WHERE push_id = \(pushID) AND state = 'stopped' AND targets_estimated
-              AND (\(seq)::int4 IS NULL OR seq = \(seq)::int4)
-            FOR UPDATE
-        ),
-        trued_up AS (
-            UPDATE push_batches b SET targets = b.processed + b.canceled
-            FROM locked
-            WHERE b.push_id = \(pushID) AND b.seq = locked.seq AND b.targets <> b.processed + b.canceled
-            RETURNING (b.processed + b.canceled - locked.targets)::int8 AS moved
-        )
-        UPDATE pushes SET targeted = targeted + (SELECT sum(moved) FROM trued_up)
-        WHERE id = \(pushID) AND EXISTS (SELECT 1 FROM trued_up)
-        """
+        TrueUpStoppedEstimatesStatement.query(pushID: pushID, seq: seq)
     }
 
     /// Marks a batch finished; the last one to finish marks the push done.
@@ -230,33 +186,14 @@ extension DeliveryLedger {
         pushID: UUID, seq: Int32, runner: UUID?, on connection: DatabaseConnection, logger: Logger
     ) async throws {
         let finished = try await connection.query(
-            """
-            UPDATE push_batches b
-            SET state = 'done',
-                skipped = b.skipped + CASE WHEN b.targets_estimated THEN 0 ELSE greatest(b.targets - b.processed, 0) END,
-                targets = CASE WHEN b.targets_estimated THEN b.processed ELSE b.targets END
-            FROM (SELECT targets FROM push_batches WHERE push_id = \(pushID) AND seq = \(seq)) o
-            WHERE b.push_id = \(pushID) AND b.seq = \(seq) AND b.state = 'queued'
-              AND b.runner IS NOT DISTINCT FROM \(runner)
-            RETURNING (b.targets - o.targets)::int8
-            """, logger: logger)
+            FinishBatchStatement.query(pushID: pushID, seq: seq, runner: runner), logger: logger)
         var correction: Int64?
-        for try await difference in finished.decode(Int64.self) { correction = difference }
+        for try await row in finished { correction = try FinishBatchStatement.decode(row).targetsMoved }
         guard let correction else { return }
         let rows = try await connection.query(
-            """
-            UPDATE pushes SET batches_done = batches_done + 1, targeted = targeted + \(correction),
-                state = CASE WHEN batches_done + 1 >= batches_total AND state = 'sending' THEN 'done' ELSE state END,
-                finished_at = CASE WHEN batches_done + 1 >= batches_total AND state = 'sending' THEN now()
-                                   ELSE finished_at END
-            WHERE id = \(pushID)
-            RETURNING coalesce(batches_done = batches_total, false)
-                AND EXISTS (SELECT 1 FROM delivery_stamp_pushes dp
-                            WHERE dp.app_id = pushes.app_id AND dp.activity_name = pushes.activity_name
-                              AND dp.push_id <> pushes.id)
-            """, logger: logger)
+            CountFinishedBatchStatement.query(pushID: pushID, targetsMoved: correction), logger: logger)
         var pushDone = false
-        for try await done in rows.decode(Bool.self) { pushDone = done }
+        for try await row in rows { pushDone = try CountFinishedBatchStatement.decode(row).foldOthers }
         // The push's last batch, if other pushes of its name have stamps pending: those this push supersedes are
         // dropped now (`DeliveryLedger+DeferredStamps.swift`), not at the recurring run's next slot.
         if pushDone {

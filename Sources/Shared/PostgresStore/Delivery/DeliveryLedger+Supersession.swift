@@ -64,8 +64,8 @@ extension DeliveryLedger {
     }
 
     /// The push's acceptance order (`pushes.seq`; a fan-out job of an earlier build does not carry it) and the
-    /// unfinished pushes of its name that it must be compared with. One statement; none for a start or a push with no
-    /// name, which supersede nothing.
+    /// unfinished pushes of its name that it must be compared with. One statement, dynamic and not catalogued: it embeds
+    /// the audience test of `unfinishedOfTheSameName`; none for a start or a push with no name, which supersede nothing.
     public func unfinished(sameNameAs push: PushForDelivery, logger: Logger) async throws
         -> (seq: Int64, pushes: [UnfinishedPush])
     {
@@ -99,42 +99,17 @@ extension DeliveryLedger {
         // this statement waited for the older push's row. Rows are locked in key order: two pushes flagging the same
         // older ones at once wait for each other instead of deadlocking.
         try await self.database.client.query(
-            """
-            WITH locked AS (
-                SELECT id FROM pushes WHERE id = ANY(\(older + newer + [push.id])::uuid[]) ORDER BY id FOR UPDATE
-            ),
-            flagged AS (
-                UPDATE pushes SET superseded_by = superseded_by || \(push.id)
-                WHERE id IN (SELECT id FROM locked) AND id = ANY(\(older)::uuid[]) AND state IN ('queued', 'sending')
-                  AND NOT (\(push.id) = ANY(superseded_by))
-            )
-            UPDATE pushes SET superseded_by = ARRAY(SELECT DISTINCT unnest(superseded_by || \(newer)::uuid[]))
-            WHERE id IN (SELECT id FROM locked) AND id = \(push.id) AND cardinality(\(newer)::uuid[]) > 0
-            """, logger: logger)
+            FlagSupersedingStatement.query(pushID: push.id, older: older, newer: newer), logger: logger)
         guard !older.isEmpty else { return }
-        try await self.database.client.query(
-            """
-            WITH locked AS (
-                SELECT push_id, seq FROM push_batches
-                WHERE push_id = ANY(\(older)::uuid[]) AND state <> 'done' ORDER BY push_id, seq FOR UPDATE
-            )
-            UPDATE push_batches b SET superseded_gen = greatest(b.superseded_gen, cardinality(p.superseded_by))
-            FROM pushes p, locked k
-            WHERE p.id = k.push_id AND b.push_id = k.push_id AND b.seq = k.seq
-            """, logger: logger)
+        try await self.database.client.query(RaiseSupersededGenStatement.query(pushes: older), logger: logger)
     }
 
     /// How many batches of `pushes` are sending a chunk chosen before their latest superseding push (and within the
     /// chunk's lease). A stopped batch (a cancel) counts too: its chunk in flight still completes. An indexed count.
     public func chunksInFlight(of pushes: [UUID], logger: Logger) async throws -> Int64 {
-        let rows = try await self.database.client.query(
-            """
-            SELECT count(*) FROM push_batches
-            WHERE push_id = ANY(\(pushes)::uuid[]) AND state <> 'done' AND sending_until > now()
-              AND sending_gen < superseded_gen
-            """, logger: logger)
+        let rows = try await self.database.client.query(ChunksInFlightStatement.query(pushes: pushes), logger: logger)
         var inFlight: Int64 = 0
-        for try await count in rows.decode(Int64.self) { inFlight = count }
+        for try await row in rows { inFlight = try ChunksInFlightStatement.decode(row).inFlight }
         return inFlight
     }
 
@@ -158,31 +133,26 @@ extension DeliveryLedger {
     /// Answers how many superseding pushes the chunk must honour, or nil when the batch no longer sends.
     public func declareChunk(pushID: UUID, seq: Int32, runner: UUID? = nil) async throws -> Int? {
         let rows = try await self.database.client.query(
-            """
-            UPDATE push_batches
-            SET sending_gen = superseded_gen, sending_until = now() + make_interval(secs => \(Self.leaseSeconds))
-            WHERE push_id = \(pushID) AND seq = \(seq) AND state = 'queued' AND runner IS NOT DISTINCT FROM \(runner)
-            RETURNING superseded_gen
-            """, logger: self.database.logger)
-        for try await gen in rows.decode(Int32.self) { return Int(gen) }
+            DeclareChunkStatement.query(pushID: pushID, seq: seq, runner: runner, leaseSeconds: Self.leaseSeconds),
+            logger: self.database.logger)
+        for try await row in rows { return Int(try DeclareChunkStatement.decode(row).superseding) }
         return nil
     }
 
     /// The audiences of the pushes that supersede `pushID` and may still send (not canceled or failed).
     public func superseders(of pushID: UUID) async throws -> [Audience] {
         let rows = try await self.database.client.query(
-            """
-            SELECT n.audience::text FROM pushes o JOIN pushes n ON n.id = ANY(o.superseded_by)
-            WHERE o.id = \(pushID) AND n.state IN ('queued', 'sending', 'done')
-            """, logger: self.database.logger)
+            SupersedersStatement.query(pushID: pushID), logger: self.database.logger)
         var audiences: [Audience] = []
-        for try await json in rows.decode(String.self) {
+        for try await row in rows {
+            let json = try SupersedersStatement.decode(row).audience
             audiences.append(try JSONDecoder().decode(Audience.self, from: Data(json.utf8)))
         }
         return audiences
     }
 
-    /// The channels among `channels` that any of `audiences` reaches, in one query.
+    /// The channels among `channels` that any of `audiences` reaches, in one query; dynamic, not catalogued: it embeds
+    /// the audiences' predicates.
     public func channels(_ channels: [UUID], reachedBy audiences: [Audience], appID: Int64) async throws -> Set<UUID> {
         guard !channels.isEmpty, !audiences.isEmpty else { return [] }
         var sql = SQLBuilder()

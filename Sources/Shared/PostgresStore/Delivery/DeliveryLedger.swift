@@ -15,29 +15,19 @@ public struct DeliveryLedger: Sendable {
     private var logger: Logger { self.database.logger }
 
     public func push(_ id: UUID) async throws -> PushForDelivery? {
-        let rows = try await self.database.client.query(
-            """
-            SELECT app_id, state, event, activity_name, attributes_type, audience::text, apns_payload, apns_timestamp,
-                   seq, apns_priority, delivery, broadcast_channel_id, apns_expiration,
-                   coalesce((request #>> '{notification,ios,live_activity,restart}')::boolean, false)
-            FROM pushes WHERE id = \(id)
-            """,
-            logger: self.logger)
-        for try await row in rows.decode(
-            (
-                Int64, PushState, String, String?, String?, String, ByteBuffer, Int64, Int64, Int16, String, String?,
-                Int64?, Bool
-            )
-            .self)
-        {
+        let rows = try await self.database.client.query(PushForDeliveryStatement.query(pushID: id), logger: self.logger)
+        for try await row in rows {
+            let read = try PushForDeliveryStatement.decode(row)
             var push = PushForDelivery(
-                id: id, appID: row.0, state: row.1, event: row.2, name: row.3, attributesType: row.4,
-                audience: try JSONDecoder().decode(Audience.self, from: Data(row.5.utf8)), payload: row.6,
-                timestamp: row.7, seq: row.8, priority: row.9)
-            push.route = DeliveryRoute(name: row.10, channelID: row.11) ?? .tokens
+                id: id, appID: read.appID, state: read.state, event: read.event, name: read.name,
+                attributesType: read.attributesType,
+                audience: try JSONDecoder().decode(Audience.self, from: Data(read.audience.utf8)),
+                payload: read.payload,
+                timestamp: read.timestamp, seq: read.seq, priority: read.priority)
+            push.route = DeliveryRoute(name: read.delivery, channelID: read.broadcastChannelID) ?? .tokens
             push.targets.broadcastChannelID = push.route.excludedChannel
-            push.expiration = row.12
-            push.targets.restart = row.13
+            push.expiration = read.expiration
+            push.targets.restart = read.restart
             return push
         }
         return nil
@@ -50,13 +40,7 @@ public struct DeliveryLedger: Sendable {
         let total = plan.total
         return try await self.database.transaction { connection in
             let claimed = try await connection.query(
-                """
-                UPDATE pushes SET state = CASE WHEN \(count) = 0 THEN 'done' ELSE 'sending' END,
-                    batches_total = \(Int32(count)), targeted = \(Int64(total)), started_at = now(),
-                    finished_at = CASE WHEN \(count) = 0 THEN now() END
-                WHERE id = \(push.id) AND state = 'queued'
-                RETURNING id
-                """,
+                ClaimFanoutStatement.query(pushID: push.id, batches: Int32(count), targeted: Int64(total)),
                 logger: self.logger
             ).collect()
             guard !claimed.isEmpty else { return false }
@@ -65,14 +49,8 @@ public struct DeliveryLedger: Sendable {
             let uppers = plan.boundaries.map(\.uuidString) + [""]
             let sizes = plan.sizes.map { Int32($0) }
             try await connection.query(
-                """
-                INSERT INTO push_batches (push_id, seq, lower_channel, upper_channel, targets, targets_estimated,
-                                          sent_by_fanout, superseded_gen, push_created_at)
-                SELECT \(push.id), seq::int4 - 1, nullif(lo, '')::uuid, nullif(hi, '')::uuid, n, \(plan.estimated),
-                       false, p.superseding, p.created_at
-                FROM (SELECT cardinality(superseded_by) AS superseding, created_at FROM pushes WHERE id = \(push.id)) p,
-                     unnest(\(lowers)::text[], \(uppers)::text[], \(sizes)::int4[]) WITH ORDINALITY AS x(lo, hi, n, seq)
-                """,
+                InsertFanoutBatchesStatement.query(
+                    pushID: push.id, estimated: plan.estimated, lowers: lowers, uppers: uppers, sizes: sizes),
                 logger: self.logger)
             _ = try await PostgresJobQueue.enqueue(
                 try (0..<count).map { seq in
@@ -102,7 +80,8 @@ public struct DeliveryLedger: Sendable {
     private static let noUnfinished =
         "SELECT '{}'::uuid[] AS ids, '{}'::text[] AS events, '{}'::int8[] AS stamps, '{}'::int8[] AS seqs"
 
-    /// The first chunk's statement; with `unlessUnfinished`, the statement also reads the unfinished pushes of the name
+    /// The first chunk's statement; dynamic, not catalogued: it embeds the push's audience (`chunkSelect`) and, with
+    /// `unlessUnfinished`, the audience test of `unfinishedOfTheSameName`. With `unlessUnfinished`, the statement also reads the unfinished pushes of the name
     /// that `unfinished(sameNameAs:logger:)` would answer (`unfinishedOfTheSameName`) and claims the push only when
     /// there are none.
     public func firstChunk(of push: PushForDelivery, limit: Int, unlessUnfinished: Bool) async throws
@@ -211,36 +190,24 @@ public struct DeliveryLedger: Sendable {
     /// the batch goes on from the cursor read here and no chunk is counted twice (sql/0027).
     public func claimBatch(pushID: UUID, seq: Int32) async throws -> PushBatch? {
         let rows = try await self.database.client.query(
-            """
-            UPDATE push_batches SET runner = CASE WHEN state = 'queued' THEN gen_random_uuid() ELSE runner END
-            WHERE push_id = \(pushID) AND seq = \(seq)
-            RETURNING lower_channel, upper_channel, cursor_channel, state, sent_by_fanout, runner
-            """,
-            logger: self.logger)
-        for try await (lower, upper, cursor, state, sentByFanout, runner) in rows.decode(
-            (UUID?, UUID?, UUID?, BatchState, Bool, UUID?).self)
-        {
+            ClaimBatchStatement.query(pushID: pushID, seq: seq), logger: self.logger)
+        for try await row in rows {
+            let claimed = try ClaimBatchStatement.decode(row)
             return PushBatch(
-                pushID: pushID, seq: seq, lower: lower, upper: upper, cursor: cursor, state: state,
-                sentByFanout: sentByFanout, runner: runner)
+                pushID: pushID, seq: seq, lower: claimed.lower, upper: claimed.upper, cursor: claimed.cursor,
+                state: claimed.state, sentByFanout: claimed.sentByFanout, runner: claimed.runner)
         }
         return nil
     }
 
     public func batch(pushID: UUID, seq: Int32) async throws -> PushBatch? {
         let rows = try await self.database.client.query(
-            """
-            SELECT lower_channel, upper_channel, cursor_channel, state, sent_by_fanout FROM push_batches
-            WHERE push_id = \(pushID) AND seq = \(seq)
-            """,
-            logger: self.logger)
-        for try await (lower, upper, cursor, state, sentByFanout) in rows.decode(
-            (UUID?, UUID?, UUID?, BatchState, Bool).self)
-        {
+            ReadBatchStatement.query(pushID: pushID, seq: seq), logger: self.logger)
+        for try await row in rows {
+            let read = try ReadBatchStatement.decode(row)
             return PushBatch(
-                pushID: pushID, seq: seq, lower: lower, upper: upper, cursor: cursor, state: state,
-                sentByFanout: sentByFanout
-            )
+                pushID: pushID, seq: seq, lower: read.lower, upper: read.upper, cursor: read.cursor, state: read.state,
+                sentByFanout: read.sentByFanout)
         }
         return nil
     }

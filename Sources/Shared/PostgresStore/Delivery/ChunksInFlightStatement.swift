@@ -1,0 +1,25 @@
+import Foundation
+import PostgresNIO
+
+/// How many batches of the pushes `$1` are sending a chunk chosen before their latest superseding push
+/// (`DeliveryLedger.chunksInFlight`).
+struct ChunksInFlightStatement: NamedStatement {
+    static let name = "lagw_chunks_in_flight_v1"
+    static let sql = """
+        SELECT count(*) AS in_flight FROM push_batches
+        WHERE push_id = ANY($1::uuid[]) AND state <> 'done' AND sending_until > now()
+          AND sending_gen < superseded_gen
+        """
+
+    struct Row {
+        var inFlight: Int64
+    }
+
+    static func query(pushes: [UUID]) -> PostgresQuery {
+        var binds = PostgresBindings(capacity: 1)
+        binds.append(pushes)
+        return PostgresQuery(unsafeSQL: Self.sql, binds: binds)
+    }
+
+    static func decode(_ row: PostgresRow) throws -> Row { Row(inFlight: try row.decode(Int64.self)) }
+}

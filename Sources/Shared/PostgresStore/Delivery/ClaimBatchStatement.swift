@@ -1,0 +1,35 @@
+import Foundation
+import PostgresNIO
+
+/// Reads a batch for a run of its job and, while it is queued, gives it a new `runner` (`DeliveryLedger.claimBatch`).
+struct ClaimBatchStatement: NamedStatement {
+    static let name = "lagw_claim_batch_v1"
+    static let sql = """
+        UPDATE push_batches SET runner = CASE WHEN state = 'queued' THEN gen_random_uuid() ELSE runner END
+        WHERE push_id = $1::uuid AND seq = $2::int4
+        RETURNING lower_channel, upper_channel, cursor_channel, state, sent_by_fanout, runner
+        """
+
+    struct Row {
+        var lower: UUID?
+        var upper: UUID?
+        var cursor: UUID?
+        var state: BatchState
+        var sentByFanout: Bool
+        var runner: UUID?
+    }
+
+    static func query(pushID: UUID, seq: Int32) -> PostgresQuery {
+        var binds = PostgresBindings(capacity: 2)
+        binds.append(pushID)
+        binds.append(seq)
+        return PostgresQuery(unsafeSQL: Self.sql, binds: binds)
+    }
+
+    static func decode(_ row: PostgresRow) throws -> Row {
+        let (lower, upper, cursor, state, sentByFanout, runner) = try row.decode(
+            (UUID?, UUID?, UUID?, BatchState, Bool, UUID?).self)
+        return Row(
+            lower: lower, upper: upper, cursor: cursor, state: state, sentByFanout: sentByFanout, runner: runner)
+    }
+}

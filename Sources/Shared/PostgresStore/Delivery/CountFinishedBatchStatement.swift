@@ -1,0 +1,34 @@
+import Foundation
+import PostgresNIO
+
+/// Counts a finished batch on its push, moves `targeted` by the batch's correction, and marks the push done with its
+/// last batch (`DeliveryLedger.finishBatch`). Answers whether that was the last one while other pushes of its name
+/// have stamps pending.
+struct CountFinishedBatchStatement: NamedStatement {
+    static let name = "lagw_count_finished_batch_v1"
+    static let sql = """
+        UPDATE pushes SET batches_done = batches_done + 1, targeted = targeted + $2::int8,
+            state = CASE WHEN batches_done + 1 >= batches_total AND state = 'sending' THEN 'done' ELSE state END,
+            finished_at = CASE WHEN batches_done + 1 >= batches_total AND state = 'sending' THEN now()
+                               ELSE finished_at END
+        WHERE id = $1::uuid
+        RETURNING coalesce(batches_done = batches_total, false)
+            AND EXISTS (SELECT 1 FROM delivery_stamp_pushes dp
+                        WHERE dp.app_id = pushes.app_id AND dp.activity_name = pushes.activity_name
+                          AND dp.push_id <> pushes.id) AS fold_others
+        """
+
+    struct Row {
+        /// The push's last batch finished and other pushes of its name have stamps pending.
+        var foldOthers: Bool
+    }
+
+    static func query(pushID: UUID, targetsMoved: Int64) -> PostgresQuery {
+        var binds = PostgresBindings(capacity: 2)
+        binds.append(pushID)
+        binds.append(targetsMoved)
+        return PostgresQuery(unsafeSQL: Self.sql, binds: binds)
+    }
+
+    static func decode(_ row: PostgresRow) throws -> Row { Row(foldOthers: try row.decode(Bool.self)) }
+}

@@ -1,0 +1,32 @@
+import Foundation
+import PostgresNIO
+
+/// A batch as it stands, without claiming it (`DeliveryLedger.batch`).
+struct ReadBatchStatement: NamedStatement {
+    static let name = "lagw_read_batch_v1"
+    static let sql = """
+        SELECT lower_channel, upper_channel, cursor_channel, state, sent_by_fanout FROM push_batches
+        WHERE push_id = $1::uuid AND seq = $2::int4
+        """
+
+    struct Row {
+        var lower: UUID?
+        var upper: UUID?
+        var cursor: UUID?
+        var state: BatchState
+        var sentByFanout: Bool
+    }
+
+    static func query(pushID: UUID, seq: Int32) -> PostgresQuery {
+        var binds = PostgresBindings(capacity: 2)
+        binds.append(pushID)
+        binds.append(seq)
+        return PostgresQuery(unsafeSQL: Self.sql, binds: binds)
+    }
+
+    static func decode(_ row: PostgresRow) throws -> Row {
+        let (lower, upper, cursor, state, sentByFanout) = try row.decode(
+            (UUID?, UUID?, UUID?, BatchState, Bool).self)
+        return Row(lower: lower, upper: upper, cursor: cursor, state: state, sentByFanout: sentByFanout)
+    }
+}

@@ -1,0 +1,23 @@
+import Foundation
+import PostgresNIO
+
+/// The audiences (as JSON) of the pushes that supersede `$1` and may still send (`DeliveryLedger.superseders`).
+struct SupersedersStatement: NamedStatement {
+    static let name = "lagw_superseders_v1"
+    static let sql = """
+        SELECT n.audience::text AS audience FROM pushes o JOIN pushes n ON n.id = ANY(o.superseded_by)
+        WHERE o.id = $1::uuid AND n.state IN ('queued', 'sending', 'done')
+        """
+
+    struct Row {
+        var audience: String
+    }
+
+    static func query(pushID: UUID) -> PostgresQuery {
+        var binds = PostgresBindings(capacity: 1)
+        binds.append(pushID)
+        return PostgresQuery(unsafeSQL: Self.sql, binds: binds)
+    }
+
+    static func decode(_ row: PostgresRow) throws -> Row { Row(audience: try row.decode(String.self)) }
+}
