@@ -1,0 +1,88 @@
+import Foundation
+
+/// A program the bench starts (gateway, worker, simulator, `scripts/pg.sh`): Foundation's `Process`, waited for by
+/// polling so that no thread of the cooperative pool blocks.
+final class ChildProcess: @unchecked Sendable {
+    private let process: Process
+    let name: String
+
+    private init(_ process: Process, name: String) {
+        self.process = process
+        self.name = name
+    }
+
+    var pid: Int32 { self.process.processIdentifier }
+    var isRunning: Bool { self.process.isRunning }
+
+    /// Starts `executable` with `arguments`; its output goes to `log` (appended), else nowhere.
+    static func start(
+        _ executable: String, _ arguments: [String] = [], environment: [String: String], log: String? = nil
+    ) throws -> ChildProcess {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        process.environment = environment
+        process.standardInput = FileHandle.nullDevice
+        if let log {
+            if !FileManager.default.fileExists(atPath: log) {
+                _ = FileManager.default.createFile(atPath: log, contents: nil)
+            }
+            let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: log))
+            handle.seekToEndOfFile()
+            process.standardOutput = handle
+            process.standardError = handle
+        } else {
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = FileHandle.nullDevice
+        }
+        try process.run()
+        return ChildProcess(process, name: (executable as NSString).lastPathComponent)
+    }
+
+    /// Runs a short program to its end and returns what it printed (trimmed); throws when it fails.
+    static func output(
+        _ executable: String, _ arguments: [String] = [], environment: [String: String]? = nil
+    ) async throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        if let environment { process.environment = environment }
+        process.standardInput = FileHandle.nullDevice
+        let out = Pipe()
+        let err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        let child = ChildProcess(process, name: executable)
+        // Read as it comes: a full pipe would stop the program before it exits.
+        async let output = Task.detached { out.fileHandleForReading.readDataToEndOfFile() }.value
+        async let errors = Task.detached { err.fileHandleForReading.readDataToEndOfFile() }.value
+        let status = await child.exitStatus()
+        let (o, e) = await (output, errors)
+        guard status == 0 else {
+            throw BenchError(
+                "\(executable) \(arguments.joined(separator: " ")) exited \(status): "
+                    + String(decoding: e, as: UTF8.self))
+        }
+        return String(decoding: o, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    func signal(_ signal: Int32) {
+        if self.process.isRunning { kill(self.pid, signal) }
+    }
+
+    /// Waits for the program to end and returns its exit status.
+    func exitStatus() async -> Int32 {
+        while self.process.isRunning { try? await Task.sleep(for: .milliseconds(20)) }
+        return self.process.terminationStatus
+    }
+
+    /// Whether it ended within `seconds`.
+    func waitForExit(seconds: Double) async -> Bool {
+        let deadline = ContinuousClock.now + .seconds(seconds)
+        while self.process.isRunning && ContinuousClock.now < deadline {
+            try? await Task.sleep(for: .milliseconds(50))
+        }
+        return !self.process.isRunning
+    }
+}
