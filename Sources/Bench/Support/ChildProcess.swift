@@ -48,17 +48,21 @@ final class ChildProcess: @unchecked Sendable {
         process.arguments = arguments
         if let environment { process.environment = environment }
         process.standardInput = FileHandle.nullDevice
-        let out = Pipe()
-        let err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
+        // Files, not pipes: a daemon it starts (pg_ctl's postgres) would hold a pipe open, and reading to its end
+        // would wait for that daemon.
+        let base = NSTemporaryDirectory() + "lagw-bench-\(UUID().uuidString)"
+        FileManager.default.createFile(atPath: base + ".out", contents: nil)
+        FileManager.default.createFile(atPath: base + ".err", contents: nil)
+        defer {
+            try? FileManager.default.removeItem(atPath: base + ".out")
+            try? FileManager.default.removeItem(atPath: base + ".err")
+        }
+        process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: base + ".out"))
+        process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: base + ".err"))
         try process.run()
-        let child = ChildProcess(process, name: executable)
-        // Read as it comes: a full pipe would stop the program before it exits.
-        async let output = Task.detached { out.fileHandleForReading.readDataToEndOfFile() }.value
-        async let errors = Task.detached { err.fileHandleForReading.readDataToEndOfFile() }.value
-        let status = await child.exitStatus()
-        let (o, e) = await (output, errors)
+        let status = await ChildProcess(process, name: executable).exitStatus()
+        let o = FileManager.default.contents(atPath: base + ".out") ?? Data()
+        let e = FileManager.default.contents(atPath: base + ".err") ?? Data()
         guard status == 0 else {
             throw BenchError(
                 "\(executable) \(arguments.joined(separator: " ")) exited \(status): "
