@@ -43,24 +43,15 @@ final class ChildProcess: @unchecked Sendable {
     static func output(
         _ executable: String, _ arguments: [String] = [], environment: [String: String]? = nil
     ) async throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        if let environment { process.environment = environment }
-        process.standardInput = FileHandle.nullDevice
         // Files, not pipes: a daemon it starts (pg_ctl's postgres) would hold a pipe open, and reading to its end
         // would wait for that daemon.
         let base = NSTemporaryDirectory() + "lagw-bench-\(UUID().uuidString)"
-        FileManager.default.createFile(atPath: base + ".out", contents: nil)
-        FileManager.default.createFile(atPath: base + ".err", contents: nil)
         defer {
             try? FileManager.default.removeItem(atPath: base + ".out")
             try? FileManager.default.removeItem(atPath: base + ".err")
         }
-        process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: base + ".out"))
-        process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: base + ".err"))
-        try process.run()
-        let status = await ChildProcess(process, name: executable).exitStatus()
+        let status = try await ShortProgram.run(
+            executable, arguments, environment: environment, stdout: base + ".out", stderr: base + ".err")
         let o = FileManager.default.contents(atPath: base + ".out") ?? Data()
         let e = FileManager.default.contents(atPath: base + ".err") ?? Data()
         guard status == 0 else {
