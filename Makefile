@@ -26,7 +26,7 @@ BENCH = swift build -c release --product bench && "$$(swift build -c release --s
 
 bench-registry:
 	@scripts/deps.sh --bench
-	@scripts/bench-registry.sh
+	@$(BENCH) registry
 
 bench-fanout:
 	@$(BENCH) fanout

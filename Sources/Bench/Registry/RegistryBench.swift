@@ -102,8 +102,8 @@ struct RegistryBench: AsyncParsableCommand {
             FROM push_operations o, generate_series(1, \(pendingStarts)) g
             """,
             """
-            INSERT INTO start_attempts (push_id, app_id, channel_id, name, attributes_type, token, window_until)
-            SELECT p.id, p.app_id, c.id, p.activity_name, 'MatchAttributes', md5(c.id::text) || md5(p.id::text), now() + interval '1 hour'
+            INSERT INTO start_attempts (push_id, app_id, channel_id, name, attributes_type, token, window_until, push_created_at)
+            SELECT p.id, p.app_id, c.id, p.activity_name, 'MatchAttributes', md5(c.id::text) || md5(p.id::text), now() + interval '1 hour', p.created_at
             FROM pushes p JOIN channels c ON c.app_id = p.app_id
             """)
     }
