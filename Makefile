@@ -32,7 +32,7 @@ bench-fanout:
 	@$(BENCH) fanout
 
 bench-retention:
-	@scripts/bench-retention.sh
+	@$(BENCH) retention
 
 chaos:
 	@scripts/chaos.sh
