@@ -35,7 +35,7 @@ bench-retention:
 	@$(BENCH) retention
 
 chaos:
-	@scripts/chaos.sh
+	@$(BENCH) chaos
 
 format:
 	@swift format --in-place --parallel --recursive Sources Tests Package.swift Client/Sources Client/Package.swift

@@ -154,7 +154,7 @@ final class ChaosRun {
         var p99 =
             (try? await self.db.text(
                 """
-                SELECT round(1000 * percentile_cont(0.99) WITHIN GROUP (ORDER BY seconds_to_first_request))
+                SELECT round(1000 * percentile_cont(0.99) WITHIN GROUP (ORDER BY seconds_to_first_request))::bigint
                 FROM push_report WHERE push_id IN (\(ids))
                 """)) ?? "?"
         if p99.isEmpty { p99 = "?" }
