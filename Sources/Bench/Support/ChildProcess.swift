@@ -1,7 +1,8 @@
 import Foundation
 
-/// A program the bench starts (gateway, worker, simulator, `scripts/pg.sh`): Foundation's `Process`, waited for by
-/// polling so that no thread of the cooperative pool blocks.
+/// A program the bench starts and stops (gateway, worker, simulator): Foundation's `Process`, waited for by polling so
+/// that no thread of the cooperative pool blocks. Short programs (`scripts/pg.sh`, `swift build`) run by `output`,
+/// through `ShortProgram`.
 final class ChildProcess: @unchecked Sendable {
     private let process: Process
     let name: String
@@ -64,12 +65,6 @@ final class ChildProcess: @unchecked Sendable {
 
     func signal(_ signal: Int32) {
         if self.process.isRunning { kill(self.pid, signal) }
-    }
-
-    /// Waits for the program to end and returns its exit status.
-    func exitStatus() async -> Int32 {
-        while self.process.isRunning { try? await Task.sleep(for: .milliseconds(20)) }
-        return self.process.terminationStatus
     }
 
     /// Whether it ended within `seconds`.
