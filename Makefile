@@ -20,18 +20,22 @@ bench: release
 	@scripts/deps.sh --bench
 	@scripts/bench.sh
 
+# The long benches are subcommands of `bench` (Sources/Bench), run from a release build of it; BIN_DIR=dir runs the
+# gateway, workers and simulator built elsewhere (to compare two builds in one sitting).
+BENCH = swift build -c release --product bench && "$$(swift build -c release --show-bin-path)/bench"
+
 bench-registry:
 	@scripts/deps.sh --bench
-	@scripts/bench-registry.sh
+	@$(BENCH) registry
 
 bench-fanout:
-	@scripts/bench-fanout.sh
+	@$(BENCH) fanout
 
 bench-retention:
-	@scripts/bench-retention.sh
+	@$(BENCH) retention
 
 chaos:
-	@scripts/chaos.sh
+	@$(BENCH) chaos
 
 format:
 	@swift format --in-place --parallel --recursive Sources Tests Package.swift Client/Sources Client/Package.swift

@@ -201,6 +201,8 @@ let package = Package(
             dependencies: [
                 "APNsCommon", "APNsTransport", "LiveActivitiesCore", "Simulator",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
             ],
             swiftSettings: swiftSettings
         ),

@@ -10,7 +10,10 @@ import Simulator
 struct BenchCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "bench",
-        abstract: "Benchmarks of the APNs client and simulator.",
-        subcommands: [APNsBench.self, TokenCommand.self]
+        abstract: "Benchmarks: the APNs client and simulator, the fan-out, the registry, retention, chaos.",
+        subcommands: [
+            APNsBench.self, TokenCommand.self, FanoutBench.self, RegistryBench.self, ChaosBench.self,
+            RetentionBench.self,
+        ]
     )
 }

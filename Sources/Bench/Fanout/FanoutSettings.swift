@@ -1,0 +1,41 @@
+/// The fan-out bench's knobs, read once from the environment.
+struct FanoutSettings: Sendable {
+    let n: Int
+    let workers: Int
+    let simLatencyMS: Int
+    let simMaxStreams: Int
+    let otherActivities: Int
+    let startEvent: Bool
+    let secondPush: Bool
+    let workerPoolSize: String
+    let workerConcurrency: String
+    let sharedBuffers: String
+    let bulkNice: String
+
+    init(_ knobs: Knobs) throws {
+        self.n = try knobs.int("N", 1_000_000)
+        self.workers = try knobs.int("WORKERS", 2)
+        self.simLatencyMS = try knobs.int("SIM_LATENCY_MS", 30)
+        self.simMaxStreams = try knobs.int("SIM_MAX_STREAMS", 500)
+        self.otherActivities = try knobs.int("OTHER_ACTIVITIES", 1)
+        self.startEvent = knobs.string("EVENT", "update") == "start"
+        self.secondPush = knobs.string("SECOND_PUSH", "1") == "1"
+        self.workerPoolSize = knobs.string("WORKER_POOL_SIZE", "4")
+        self.workerConcurrency = knobs.string("WORKER_CONCURRENCY", "16")
+        self.sharedBuffers = knobs.string("PG_SHARED_BUFFERS", "2GB")
+        self.bulkNice = knobs.string("WORKER_BULK_NICE", "default")
+    }
+
+    var event: String { self.startEvent ? "start" : "update" }
+
+    /// The big app's push: an update of 'match' to every activity, or a push-to-start to every token.
+    func bigBody(minute: Int = 67) -> PushBody {
+        if self.startEvent {
+            return PushBody(
+                .init(
+                    event: "start", name: "match", attributesType: "MatchAttributes", attributes: ["home": "A"],
+                    contentState: ["home": 0, "away": 0], alert: .init(title: "Kick-off", body: "A v B")))
+        }
+        return PushBody(.init(event: "update", name: "match", contentState: ["home": 1, "away": 0, "minute": minute]))
+    }
+}
