@@ -38,13 +38,16 @@ import Testing
                 return try await PushSupersession(ledger: ledger).supersede(for: newer, logger: gw.database.logger)
                     .superseded
             }
-            // The chunk's lease is 20 s: the newer push must still be waiting half a second later.
-            try await Task.sleep(for: .milliseconds(500))
+            // The newer push flags the older one, then waits for its chunk in flight (whose lease is 20 s): once the
+            // flag is there, it must still be waiting.
+            let flagged = try await eventually {
+                try await gw.database.scalar(
+                    "SELECT superseded_by = ARRAY[\(newer.id)]::uuid[] FROM pushes WHERE id = \(older.id)",
+                    as: Bool.self)
+            }
+            #expect(flagged)
             let early = returned.load(ordering: .acquiring)
             #expect(!early, "the newer push went ahead of a chunk in flight")
-            let flagged = try await gw.database.scalar(
-                "SELECT superseded_by = ARRAY[\(newer.id)]::uuid[] FROM pushes WHERE id = \(older.id)", as: Bool.self)
-            #expect(flagged)
 
             // The older chunk is answered and recorded; the record declares the next chunk under the new count.
             var outcome = ChunkOutcome(cursor: targets[0].channelID, processed: 1, sendStartedAt: Date())
@@ -151,6 +154,8 @@ import Testing
                 defer { returned.store(true, ordering: .releasing) }
                 return try await PushSupersession(ledger: ledger).firstChunk(of: newer, limit: 10, logger: logger)
             }
+            // A negative check: the chunk in flight holds the newer push for up to its 20 s lease, so 300 ms later it
+            // must still be waiting (the flag alone does not show it: its read after the wait would still be running).
             try await Task.sleep(for: .milliseconds(300))
             let early = returned.load(ordering: .acquiring)
             #expect(!early, "the newer push went ahead of a chunk in flight")
