@@ -3,6 +3,8 @@ import Foundation
 /// A program the bench starts and stops (gateway, worker, simulator): Foundation's `Process`, waited for by polling so
 /// that no thread of the cooperative pool blocks. Short programs (`scripts/pg.sh`, `swift build`) run by `output`,
 /// through `ShortProgram`.
+// @unchecked: its stored properties are `let`s set at start; `Process` is not marked Sendable, but the methods used
+// after the start (pid, isRunning, terminate, signals) are safe from any thread (Foundation locks the process's state).
 final class ChildProcess: @unchecked Sendable {
     private let process: Process
     let name: String

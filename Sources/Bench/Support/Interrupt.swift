@@ -5,6 +5,8 @@ import Foundation
 /// detached (pg_ctl), so it is stopped here, and the work directory removed, before the bench exits (the scripts'
 /// `trap cleanup EXIT`); `first` signals the bench's programs, which a SIGTERM to the bench alone would orphan.
 enum Interrupt {
+    // Only appended to by `stopPostgres`, which a bench calls once, at the start of its run, from one task; it keeps
+    // the sources alive for the process's lifetime and is never read.
     nonisolated(unsafe) private static var sources: [any DispatchSourceSignal] = []
 
     static func stopPostgres(
