@@ -73,16 +73,16 @@ import Testing
             var outcome = ChunkOutcome(cursor: chunk[2].channelID, processed: 3, sendStartedAt: Date())
             outcome.accepted = chunk
             let deferred = DeliveryLedger.stampAndCount(outcome, push: push, seq: 1, deferStamps: true)
-            #expect(UpdateChunkRecordStatement(deferred) != nil)
+            #expect(deferred.sql == UpdateChunkRecordStatement.sql)
             // Stamped in place without update budgets: the same text (the stamps are bound, not spliced).
             let inPlace = DeliveryLedger.stampAndCount(outcome, push: push, seq: 1, deferStamps: false)
-            #expect(UpdateChunkRecordStatement(inPlace) != nil)
-            // An end also ends the instances: another text, made unprepared.
+            #expect(inPlace.sql == UpdateChunkRecordStatement.sql)
+            // An end also ends the instances: its own statement.
             var end = push
             end.targets.event = .end
             #expect(
-                UpdateChunkRecordStatement(
-                    DeliveryLedger.stampAndCount(outcome, push: end, seq: 1, deferStamps: true)) == nil)
+                DeliveryLedger.stampAndCount(outcome, push: end, seq: 1, deferStamps: true).sql
+                    == EndChunkRecordStatement.sql)
         }
     }
 }

@@ -107,12 +107,6 @@ struct UpdateChunkRecordStatement: PostgresPreparedStatement, NamedStatement {
         self.bindings = bindings.bindings
     }
 
-    /// Nil unless `query` has this statement's text (what `DeliveryLedger.stampAndCount` makes for an update or a start).
-    init?(_ query: PostgresQuery) {
-        guard query.sql == Self.sql else { return nil }
-        self.bindings = query.binds
-    }
-
     func makeBindings() throws -> PostgresBindings { self.bindings }
 
     func decodeRow(_ row: PostgresRow) throws -> Row { try row.decode((BatchState, Int32).self) }
