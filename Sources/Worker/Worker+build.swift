@@ -20,6 +20,7 @@ func makeAPNsClient(
     var apns = APNsClientConfiguration()
     apns.connectionsPerPool = configuration.apnsConnections
     apns.maxConcurrentStreams = configuration.apnsMaxStreams
+    apns.requestTimeout = configuration.apnsRequestTimeout
     apns.endpointOverride = configuration.apnsEndpoint
     if let file = configuration.apnsCAFile {
         do {

@@ -49,6 +49,12 @@ struct WorkerCommand: AsyncParsableCommand {
     )
     var apnsMaxStreams: String?
     @Option(
+        name: .customLong("apns-request-timeout-seconds"),
+        help:
+            "Seconds an APNs request may go unanswered before it fails and is retried (APNS_REQUEST_TIMEOUT_SECONDS, default 10)."
+    )
+    var apnsRequestTimeoutSeconds: String?
+    @Option(
         name: .customLong("push-batch-size"), help: "Targets per fan-out batch job (PUSH_BATCH_SIZE, default 10000).")
     var pushBatchSize: String?
     @Option(

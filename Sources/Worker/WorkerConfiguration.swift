@@ -20,6 +20,8 @@ struct WorkerConfiguration: Sendable {
     static let apnsCAFile = Setting(flag: "apns-ca-file", environment: "APNS_CA_FILE")
     static let apnsConnections = Setting(flag: "apns-connections", environment: "APNS_CONNECTIONS")
     static let apnsMaxStreams = Setting(flag: "apns-max-streams", environment: "APNS_MAX_STREAMS")
+    static let apnsRequestTimeout = Setting(
+        flag: "apns-request-timeout-seconds", environment: "APNS_REQUEST_TIMEOUT_SECONDS")
     static let pushBatchSize = Setting(flag: "push-batch-size", environment: "PUSH_BATCH_SIZE")
     static let pushChunkSize = Setting(flag: "push-chunk-size", environment: "PUSH_CHUNK_SIZE")
     static let bulkNice = Setting(flag: "bulk-nice", environment: "WORKER_BULK_NICE")
@@ -28,7 +30,7 @@ struct WorkerConfiguration: Sendable {
     static let settings: [Setting] = [
         CommonSettings.databaseURL, CommonSettings.logLevel, CommonSettings.masterKey,
         concurrency, workerID, leaseSeconds, host, port, databasePoolSize, apnsEndpoint, apnsCAFile, apnsConnections,
-        apnsMaxStreams, pushBatchSize, pushChunkSize, BroadcastConfiguration.manageEndpoint,
+        apnsMaxStreams, apnsRequestTimeout, pushBatchSize, pushChunkSize, BroadcastConfiguration.manageEndpoint,
         BroadcastConfiguration.sendEndpoint, CommonSettings.statementTimeout, shutdownSeconds, bulkNice,
     ]
 
@@ -47,6 +49,8 @@ struct WorkerConfiguration: Sendable {
     var broadcastEndpoints = APNsBroadcastEndpoints()
     var apnsConnections = APNsClientConfiguration().connectionsPerPool
     var apnsMaxStreams = APNsClientConfiguration().maxConcurrentStreams
+    /// How long a request to APNs may go unanswered before it fails and is retried (default 10 s).
+    var apnsRequestTimeout = APNsClientConfiguration().requestTimeout
     var delivery = DeliverySettings()
     /// After SIGTERM, batches stop at their next chunk boundary (the cursor saved, the job queued again) and the
     /// worker exits within this; what is still running then is cancelled (WORKER_SHUTDOWN_SECONDS, default 25).
@@ -108,6 +112,9 @@ struct WorkerConfiguration: Sendable {
             Self.apnsConnections, flag: options.apnsConnections, default: self.apnsConnections, range: 1...64)
         self.apnsMaxStreams = try resolve.integer(
             Self.apnsMaxStreams, flag: options.apnsMaxStreams, default: self.apnsMaxStreams, range: 1...1000)
+        self.apnsRequestTimeout = .seconds(
+            try resolve.integer(
+                Self.apnsRequestTimeout, flag: options.apnsRequestTimeoutSeconds, default: 10, range: 1...300))
         self.bulkNice = try resolve.integer(
             Self.bulkNice, flag: options.bulkNice, default: self.bulkNice, range: 0...19)
         self.delivery.batchSize = try resolve.integer(

@@ -117,13 +117,15 @@ import Testing
         }
     }
 
-    /// A large update overtaken, mid fan-out, by a newer update to the same name in the same second.
-    /// `LAGW_ORDERING_TARGETS` sets the size (default 100,000).
+    /// A large update overtaken, mid fan-out, by a newer update to the same name in the same second: ten batches a
+    /// push, a hundred chunks, both workers busy. `LAGW_ORDERING_TARGETS` sets the size (default 20,000; batches and
+    /// chunks scale with it, as with the default settings at 100,000).
     @Test func aLargeUpdateOvertakenByANewerOneLeavesEveryDeviceOnTheNewer() async throws {
-        let total = Int(ProcessInfo.processInfo.environment["LAGW_ORDERING_TARGETS"] ?? "") ?? 100_000
-        try await EndToEndHarness.run(workers: 2) { e2e in
+        let total = Int(ProcessInfo.processInfo.environment["LAGW_ORDERING_TARGETS"] ?? "") ?? 20_000
+        let environment = ["PUSH_BATCH_SIZE": "\(total / 10)", "PUSH_CHUNK_SIZE": "\(total / 100)"]
+        try await EndToEndHarness.run(workers: 2, environment: environment) { e2e in
             try await e2e.gateway.seedActivities(appKey: e2e.app.key, count: total)
-            try await e2e.simulator.configure(["latency_ms": 5])
+            try await e2e.simulator.configure(["latency_ms": 20])
             let second = Self.now
             let older = try await e2e.send(Self.push("update", 1, timestamp: second))
             var accepted = 0

@@ -67,7 +67,7 @@ import Testing
             #expect(try await e2e.requests(hexToken(3)) == 0)
             let deadline = ContinuousClock.now + .seconds(10)
             while try await e2e.accepted(hexToken(2)) < 1 && ContinuousClock.now < deadline {
-                try await Task.sleep(for: .milliseconds(100))
+                try await Task.sleep(for: .milliseconds(25))
             }
             #expect(try await e2e.accepted(hexToken(2)) == 1)
             let fired = try #require(
@@ -113,7 +113,7 @@ import Testing
                 "SELECT count(*) FROM live_activities WHERE state = 'ended'", as: Int64.self) < 2,
                 ContinuousClock.now < deadline
             {
-                try await Task.sleep(for: .milliseconds(100))
+                try await Task.sleep(for: .milliseconds(25))
             }
             #expect(try await e2e.accepted(hexToken(1)) == 1)
             #expect(try await e2e.accepted(hexToken(2)) == 1)
@@ -143,7 +143,7 @@ import Testing
                     == 1)
             let deadline = ContinuousClock.now + .seconds(15)
             while try await e2e.accepted(hexToken(1)) < 1 && ContinuousClock.now < deadline {
-                try await Task.sleep(for: .milliseconds(100))
+                try await Task.sleep(for: .milliseconds(25))
             }
             let body0 = try #require(
                 try await e2e.simulator.notifications(token: hexToken(1)).first?["body"] as? [String: Any])

@@ -43,13 +43,14 @@ import Testing
                 "SELECT count(*) FROM schedules s JOIN pushes p ON p.id = s.push_id WHERE p.state = 'done'",
                 as: Int64.self)
             if done >= count { return }
-            try await Task.sleep(for: .milliseconds(100))
+            try await Task.sleep(for: .milliseconds(25))
         }
         throw TestSetupError("schedules did not all fire\n\(e2e.workers.logs())")
     }
 
     /// `count` seeded activities, each with one schedule, spread evenly over `spread` seconds from `after` from now.
-    /// `after` leaves room for the POST itself (a debug build on a slow CI machine took over 3 s for 1,000).
+    /// `after` leaves room for the POST itself (a debug build on a slow CI machine took over 3 s for 1,000; twice
+    /// that here): a POST that ends after the first schedule was due fails the test as a setup error, not as lateness.
     /// Returns when the first schedule is due.
     @discardableResult
     static func scheduleSpread(_ e2e: EndToEndHarness, count: Int, after: Double, spread: Double) async throws -> Date {
@@ -58,13 +59,17 @@ import Testing
         let start = Date().addingTimeInterval(after)
         let times = (0..<count).map { start.addingTimeInterval(Double($0) * spread / Double(count)) }
         try await Self.post(e2e, Self.schedules(channels: channels, times: times))
+        guard Date() < start else {
+            throw TestSetupError("posting \(count) schedules took longer than the \(after) s left for it")
+        }
         return start
     }
 
-    @Test func aThousandSchedulesFireOnTimeAndOnce() async throws {
+    @Test func fiveHundredSchedulesInASecondFireOnTimeAndOnce() async throws {
         try await EndToEndHarness.run { e2e in
-            let count = 1000
-            try await Self.scheduleSpread(e2e, count: count, after: 12, spread: 2)
+            // 500 a second for 1 s: firing at that rate is the claim (delivering them is the debug worker's slow part).
+            let count = 500
+            try await Self.scheduleSpread(e2e, count: count, after: 5, spread: 1)
             try await Self.waitAllFired(e2e, count: count)
 
             let fired = try await e2e.gateway.database.scalar(
@@ -77,7 +82,7 @@ import Testing
                 SELECT round(1000 * percentile_cont(0.99) WITHIN GROUP (ORDER BY extract(epoch FROM p.finished_at - s.send_at)))::int8
                 FROM schedules s JOIN pushes p ON p.id = s.push_id
                 """, as: Int64.self)
-            print("1000 schedules: p99 lateness \(fired) ms to fire, \(delivered) ms to the APNs answer recorded")
+            print("\(count) schedules: p99 lateness \(fired) ms to fire, \(delivered) ms to the APNs answer recorded")
             #expect(fired < 1000, "p99 firing lateness \(fired) ms")
             let byToken = try await e2e.acceptedByToken()
             #expect((1...count).allSatisfy { byToken[hexToken($0)] == 1 }, "every token exactly once")
@@ -87,7 +92,7 @@ import Testing
     @Test func withTwoWorkersAndOneRestartedEveryScheduleFiresExactlyOnce() async throws {
         try await EndToEndHarness.run { e2e in
             let count = 300
-            try await Self.scheduleSpread(e2e, count: count, after: 8, spread: 3)
+            try await Self.scheduleSpread(e2e, count: count, after: 3, spread: 3)
             // Mid-firing: a quarter of them fired.
             let firedAtRestart = try await until("a quarter of the schedules fired", timeout: .seconds(60)) {
                 let fired = try await e2e.gateway.database.scalar(

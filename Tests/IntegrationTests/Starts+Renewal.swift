@@ -37,7 +37,7 @@ import Testing
             let deadline = ContinuousClock.now + .seconds(30)
             var starts: [[String: Any]] = []
             while starts.isEmpty && ContinuousClock.now < deadline {
-                try await Task.sleep(for: .milliseconds(100))
+                try await Task.sleep(for: .milliseconds(25))
                 starts = try await e2e.simulator.notifications(token: startToken)
             }
             let aps = try #require(
@@ -51,7 +51,7 @@ import Testing
             var ends: [[String: Any]] = []
             while ends.count < 2 && ContinuousClock.now < deadline {
                 ends = try await e2e.simulator.notifications(token: old)
-                if ends.count < 2 { try await Task.sleep(for: .milliseconds(100)) }
+                if ends.count < 2 { try await Task.sleep(for: .milliseconds(25)) }
             }
             let end = (ends.last?["body"] as? [String: Any])?["aps"] as? [String: Any]
             #expect(end?["event"] as? String == "end", "\(ends)")
@@ -75,7 +75,7 @@ import Testing
                 let rows = try await gw.database.client.query(
                     "SELECT outcome FROM renewal_report", logger: gw.database.logger)
                 for try await value in rows.decode(String.self) { outcome = value }
-                if outcome != "started" { try await Task.sleep(for: .milliseconds(100)) }
+                if outcome != "started" { try await Task.sleep(for: .milliseconds(25)) }
             }
             #expect(outcome == "started")
             #expect(try await ActivityRenewer(database: gw.database).renew(now: Date()) == 0)

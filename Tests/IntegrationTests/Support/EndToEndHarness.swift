@@ -118,7 +118,7 @@ struct EndToEndHarness: Sendable {
             {
                 return push
             }
-            try await Task.sleep(for: .milliseconds(100))
+            try await Task.sleep(for: .milliseconds(20))
         }
         // What was left: the push's batches and every job, as rows, with the workers' logs. Read within 5 s: the
         // gateway's pool may be what failed.
