@@ -206,16 +206,18 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
-        // What both test tiers share: the simulator harness, the waits with deadlines, the repository's paths.
+        // What both test tiers share: the simulator harness, the waits with deadlines, the repository's paths, a
+        // migrated database of its own per test.
         .target(
             name: "TestSupport",
             dependencies: [
-                "APNsCommon", "APNsTransport", "Simulator",
+                "APNsCommon", "APNsTransport", "PostgresDatabase", "Simulator",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
             ],
             path: "Tests/TestSupport",
             swiftSettings: swiftSettings
@@ -274,6 +276,18 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         // The integration tier: PostgreSQL (make test starts one), the simulator, worker processes.
+        .testTarget(
+            name: "JobQueueTests",
+            dependencies: [
+                "JobQueue", "PostgresDatabase", "LiveActivitiesCore", "TestSupport",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            swiftSettings: swiftSettings
+        ),
         .testTarget(
             name: "IntegrationTests",
             dependencies: [

@@ -10,12 +10,15 @@ import Testing
             let app = try await gw.createApp()
             let served = try await gw.request(.get, "/openapi.json")
             try #require(served.status == .ok)
-            _ = try OpenAPIClientPackage.prepare(document: Data(buffer: served.body))
-            let started = ContinuousClock.now
-            let build = try await OpenAPIClientPackage.build(deadline: .seconds(600))
-            try #require(
-                build.status == 0, "swift build of the generated client exited \(build.status):\n\(build.output)")
-            print("openapi client: built in \(ContinuousClock.now - started)")
+            // Built by `make test` before the suite from the same document, or here (minutes the first time).
+            let changed = try OpenAPIClientPackage.prepare(document: Data(buffer: served.body))
+            if changed || !OpenAPIClientPackage.builtByMakeTest {
+                let started = ContinuousClock.now
+                let build = try await OpenAPIClientPackage.build(deadline: .seconds(600))
+                try #require(
+                    build.status == 0, "swift build of the generated client exited \(build.status):\n\(build.output)")
+                print("openapi client: built in \(ContinuousClock.now - started)")
+            }
 
             let port = try #require(gw.client.port)
             let result = try await ChildProcess.run(

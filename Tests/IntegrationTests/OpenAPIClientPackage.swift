@@ -10,19 +10,33 @@ enum OpenAPIClientPackage {
     static var scratch: String { TestEnvironment.repoRoot + "/.build-openapi-check" }
     static let target = "Sources/OpenAPIClientCheck"
 
-    /// Writes the package with `document` as its `openapi.json`; returns the copy's path.
-    static func prepare(document: Data) throws -> String {
+    /// Writes the package with `document` as its `openapi.json`; answers whether a file changed.
+    @discardableResult
+    static func prepare(document: Data) throws -> Bool {
+        var changed = false
         let files = FileManager.default
         try files.createDirectory(atPath: Self.copy + "/" + Self.target, withIntermediateDirectories: true)
         for file in ["Package.swift", Self.target + "/main.swift", Self.target + "/openapi-generator-config.yaml"] {
             let data = try Data(contentsOf: URL(fileURLWithPath: Self.source + "/" + file))
             let destination = URL(fileURLWithPath: Self.copy + "/" + file)
             // Rewritten only when changed: an unchanged file keeps its date, and the build stays incremental.
-            if (try? Data(contentsOf: destination)) != data { try data.write(to: destination) }
+            if (try? Data(contentsOf: destination)) != data {
+                try data.write(to: destination)
+                changed = true
+            }
         }
         let documentURL = URL(fileURLWithPath: Self.copy + "/" + Self.target + "/openapi.json")
-        if (try? Data(contentsOf: documentURL)) != document { try document.write(to: documentURL) }
-        return Self.copy
+        if (try? Data(contentsOf: documentURL)) != document {
+            try document.write(to: documentURL)
+            changed = true
+        }
+        return changed
+    }
+
+    /// `make test` built the package (scripts/test.sh) before the suite, from the document the gateway serves.
+    static var builtByMakeTest: Bool {
+        ProcessInfo.processInfo.environment["LAGW_OPENAPI_CLIENT_BUILT"] == "1"
+            && FileManager.default.isExecutableFile(atPath: Self.program)
     }
 
     /// `swift build` of the copy; its exit status and output.

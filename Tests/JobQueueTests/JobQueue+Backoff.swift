@@ -1,7 +1,7 @@
-import APNsTransport
 import Foundation
+import JobQueue
 import LiveActivitiesCore
-import PostgresStore
+import PostgresDatabase
 import Testing
 
 @Suite struct JobQueueBackoffTests {

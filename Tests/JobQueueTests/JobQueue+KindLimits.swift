@@ -1,7 +1,6 @@
-import APNsTransport
 import Foundation
-import LiveActivitiesCore
-import PostgresStore
+import JobQueue
+import PostgresDatabase
 import ServiceLifecycle
 import Synchronization
 import Testing

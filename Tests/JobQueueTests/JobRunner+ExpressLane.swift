@@ -1,8 +1,7 @@
-import APNsTransport
 import Foundation
-import LiveActivitiesCore
+import JobQueue
 import Metrics
-import PostgresStore
+import PostgresDatabase
 import Synchronization
 import Testing
 

@@ -1,11 +1,11 @@
-import APNsTransport
 import Foundation
+import JobQueue
 import LiveActivitiesCore
 import Logging
 import Metrics
 import NIOConcurrencyHelpers
+import PostgresDatabase
 import PostgresNIO
-import PostgresStore
 
 /// Records every run of every job: which job, which attempt, when.
 final class RunLog: Sendable {
@@ -24,14 +24,6 @@ final class RunLog: Sendable {
 
     var all: [Run] { self.runs.withLockedValue { $0 } }
     var count: Int { self.runs.withLockedValue { $0.count } }
-}
-
-extension Database {
-    func scalar<T: PostgresDecodable & Sendable>(_ query: PostgresQuery, as: T.Type = T.self) async throws -> T {
-        let rows = try await self.client.query(query, logger: self.logger)
-        for try await value in rows.decode(T.self) { return value }
-        throw TestSetupError("query returned no row")
-    }
 }
 
 func runner(

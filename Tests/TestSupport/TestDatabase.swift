@@ -1,12 +1,11 @@
 import Foundation
-import LiveActivitiesCore
 import Logging
+import PostgresDatabase
 import PostgresNIO
-import PostgresStore
 
 extension TestEnvironment {
     /// The server `make test` started.
-    static func serverURL() throws -> DatabaseURL {
+    public static func serverURL() throws -> DatabaseURL {
         guard let raw = ProcessInfo.processInfo.environment["TEST_DATABASE_URL"] else {
             throw TestSetupError(
                 "TEST_DATABASE_URL is not set: run the suite with `make test`, which starts a private PostgreSQL")
@@ -53,8 +52,8 @@ actor TemplateDatabase {
     }
 }
 
-enum AdminConnection {
-    static func run(_ url: DatabaseURL, _ sql: String) async throws {
+public enum AdminConnection {
+    public static func run(_ url: DatabaseURL, _ sql: String) async throws {
         let connection = try await PostgresConnection.connect(
             configuration: .init(
                 host: url.host, port: url.port, username: url.username, password: url.password,
@@ -68,10 +67,29 @@ enum AdminConnection {
         }
         try await connection.close()
     }
+
+    /// Runs `body` with a connection of its own to `url` (not one of a pool the code under test shares), closed after.
+    public static func with<T: Sendable>(
+        _ url: DatabaseURL, _ body: (PostgresConnection) async throws -> T
+    ) async throws -> T {
+        let connection = try await PostgresConnection.connect(
+            configuration: .init(
+                host: url.host, port: url.port, username: url.username, password: url.password,
+                database: url.database, tls: .disable),
+            id: 2, logger: TestEnvironment.quietLogger)
+        do {
+            let result = try await body(connection)
+            try await connection.close()
+            return result
+        } catch {
+            try? await connection.close()
+            throw error
+        }
+    }
 }
 
 /// Runs `body` with a `Database` whose pool runs for exactly that long.
-func withDatabase<T: Sendable>(
+public func withDatabase<T: Sendable>(
     _ url: DatabaseURL, maxConnections: Int = 20, _ body: @Sendable (Database) async throws -> T
 ) async throws -> T {
     let database = Database(url: url, maxConnections: maxConnections, logger: TestEnvironment.quietLogger)
@@ -83,14 +101,14 @@ func withDatabase<T: Sendable>(
 }
 
 /// A fresh, migrated database of its own for one test, dropped afterwards.
-func withTestDatabase<T: Sendable>(
+public func withTestDatabase<T: Sendable>(
     maxConnections: Int = 20, _ body: @Sendable (Database) async throws -> T
 ) async throws -> T {
     try await withTestDatabaseURL(maxConnections: maxConnections) { database, _ in try await body(database) }
 }
 
 /// The same, with the database's URL (for processes the test starts).
-func withTestDatabaseURL<T: Sendable>(
+public func withTestDatabaseURL<T: Sendable>(
     maxConnections: Int = 20, _ body: @Sendable (Database, DatabaseURL) async throws -> T
 ) async throws -> T {
     let template = try await TemplateDatabase.shared.ready()
@@ -112,7 +130,7 @@ func withTestDatabaseURL<T: Sendable>(
 }
 
 /// An empty database (no migrations), for the migration tests.
-func withEmptyDatabase<T: Sendable>(_ body: @Sendable (Database) async throws -> T) async throws -> T {
+public func withEmptyDatabase<T: Sendable>(_ body: @Sendable (Database) async throws -> T) async throws -> T {
     let server = try TestEnvironment.serverURL()
     let name = await TemplateDatabase.shared.uniqueName("lagw_empty")
     try await AdminConnection.run(server, "CREATE DATABASE \(name)")
@@ -132,13 +150,13 @@ func withEmptyDatabase<T: Sendable>(_ body: @Sendable (Database) async throws ->
 /// take a moment to close after its migration, so retry briefly.
 private func createFromTemplate(server: DatabaseURL, name: String, template: String) async throws {
     var lastError: (any Error)?
-    for _ in 0..<50 {
+    for _ in 0..<250 {
         do {
             try await AdminConnection.run(server, "CREATE DATABASE \(name) TEMPLATE \(template)")
             return
         } catch {
             lastError = error
-            try await Task.sleep(for: .milliseconds(100))
+            try await Task.sleep(for: .milliseconds(20))
         }
     }
     throw lastError!
