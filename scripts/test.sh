@@ -13,18 +13,65 @@ scripts/pg.sh start "$dir/data" "$port" --ephemeral
 
 export TEST_DATABASE_URL="postgres://postgres@127.0.0.1:$port/postgres"
 export LAGW_REPO_ROOT="$PWD"
+# The client Apple's swift-openapi-generator makes from the served document (OpenAPI+GeneratedClient.swift) is a
+# package of its own whose first build compiles the generator: built here, beside the project's build, from the
+# document the gateway serves (Sources/Gateway/Resources/openapi.json), so the test finds it built. Files are copied
+# only when changed, to keep that build incremental (OpenAPIClientPackage.prepare does the same).
+openapi_check() {
+    local from=Tests/OpenAPIClientCheck to=.build-openapi-check-package target=Sources/OpenAPIClientCheck
+    mkdir -p "$to/$target"
+    for file in Package.swift "$target/main.swift" "$target/openapi-generator-config.yaml"; do
+        cmp -s "$from/$file" "$to/$file" || cp "$from/$file" "$to/$file"
+    done
+    cmp -s Sources/Gateway/Resources/openapi.json "$to/$target/openapi.json" ||
+        cp Sources/Gateway/Resources/openapi.json "$to/$target/openapi.json"
+    swift build --package-path "$to" --scratch-path .build-openapi-check
+}
+if [ $# -eq 0 ]; then
+    mkdir -p .build-openapi-check && openapi_check > .build-openapi-check/make-test.log 2>&1 &
+    openapi_pid=$!
+fi
 swift build --build-tests
 # The end-to-end tests start the real `worker` binary.
 swift build --product worker
 # The Unity binding's tests load its shared library (and compile a C and a C# program against it).
 swift build --product LiveActivitiesUnity
-# Arguments (e.g. `--filter X`) run those tests alone, serially.
+# Arguments (e.g. `--filter X`) run those tests alone, serially (the generated client built by its test if need be).
 if [ $# -gt 0 ]; then
     exec swift test --skip-build --no-parallel "$@"
 fi
+wait "$openapi_pid" || { cat .build-openapi-check/make-test.log; echo "the generated OpenAPI client did not build" >&2; exit 1; }
+export LAGW_OPENAPI_CLIENT_BUILT=1
 # The unit tier first: no PostgreSQL, seconds; a failure there ends the run before the slow tier.
 unit='^(LiveActivitiesCoreTests|APNsTransportTests|PostgresStoreTests|DeliveryTests|SimulatorTests|LiveActivitiesClientTests|GatewayTests|DeploymentTests)\.'
 swift test --skip-build --no-parallel --filter "$unit"
-# Then the integration tier, serially: the suites measure wake-ups, claim rates, leases and lateness, which CPU
-# contention on 2 cores would blur (unbounded, swift-testing starts every test at once: a hundred gateways and workers).
-swift test --skip-build --no-parallel --filter '^IntegrationTests\.'
+# Then the integration tier. Most suites only wait (on PostgreSQL, the simulator's round trips, the workers): they
+# run as two streams at once, each suite whole in one stream and serial within it. (The test bundle is run directly:
+# two `swift test` would queue on the lock SwiftPM holds on .build; unbounded, swift-testing would start every test at
+# once: a hundred gateways and workers.) A fault or an overtaking meets a slower push as well. The suites that
+# measure wake-ups, claim rates, leases, lateness or time windows run after them, alone: CPU contention on 2 cores
+# would blur what they measure.
+# The job queue's own tests (JobQueueTests) are all such suites.
+timed='^(JobQueueTests\.|IntegrationTests\.(Worker|Schedule(Fairness|Firing)|PushDeliveryCancel|Database(StatementTimeout'
+timed+='|LostStatement)|Gateway(Shedding|Connection)|DeviceEdgeLimit|Renewal|RegistryRetention|DeliveryLedger(Runner'
+timed+='|Supersession))[A-Za-z]*Tests/)'
+mapfile -t suites < <(swift test list --skip-build | grep '^IntegrationTests\.' | grep -Ev "$timed" | sed 's|/.*||' | sort -u)
+streams=("" "")
+for i in "${!suites[@]}"; do streams[i % 2]+="${streams[i % 2]:+|}${suites[i]//./\\.}"; done
+bundle="$(swift build --show-bin-path)/live-activities-gatewayPackageTests.xctest"
+logs=$(mktemp -d /tmp/lagw-test-streams.XXXXXX)
+pids=()
+for n in 0 1; do
+    NO_COLOR=1 "$bundle" --testing-library swift-testing --no-parallel --filter "^(${streams[n]})/" > "$logs/$n.log" 2>&1 &
+    pids+=($!)
+done
+failed=0
+for n in 0 1; do
+    wait "${pids[n]}" || failed=1
+    echo "--- integration tier, stream $((n + 1)) of 2 (run beside the other)"
+    cat "$logs/$n.log"
+done
+rm -rf "$logs"
+[ "$failed" -eq 0 ] || exit 1
+echo "--- integration tier, the timed suites, alone"
+swift test --skip-build --no-parallel --filter "$timed"
