@@ -82,7 +82,7 @@ import Testing
             #expect(try await stamps(current) == "1700000010,1700000009,1700000009")
             #expect(try await stamps(lastPush) == c.id.uuidString.lowercased(), "the newer update's push must stay")
             #expect(try await stamps("SELECT count(*)::text FROM delivery_stamps") == "0")
-            #expect(try await ledger.settleStamps() == .init())
+            #expect(try await ledger.foldPendingStamps() == .init())
         }
     }
 
@@ -170,7 +170,7 @@ import Testing
             try await gw.seedActivities(appKey: app.key, count: 40)
             let ledger = DeliveryLedger(database: gw.database)
             let count = { (sql: String) in try await gw.database.scalar(PostgresQuery(unsafeSQL: sql), as: Int64.self) }
-            let settles = "SELECT count(*) FROM jobs WHERE kind = 'delivery.fold_stamps' AND run_at <= now()"
+            let folds = "SELECT count(*) FROM jobs WHERE kind = 'delivery.fold_stamps' AND run_at <= now()"
             // Two pushes in two batches each, one target per chunk. The older reaches all 40, the newer 30 of them.
             var pushes: [PushForDelivery] = []
             for (timestamp, reach) in [(1_700_000_006, 40), (1_700_000_007, 30)] {
@@ -191,10 +191,10 @@ import Testing
                         outcome, push: push, seq: Int32(i / 20), lastOfBatch: i % 20 == 19, deferStamps: true)
                 }
                 pushes.append(push)
-                #expect(try await count(settles) == (pushes.count == 1 ? 0 : 1), "queued when another push is pending")
+                #expect(try await count(folds) == (pushes.count == 1 ? 0 : 1), "queued when another push is pending")
             }
             #expect(try await count("SELECT count(*) FROM delivery_stamps") == 70)
-            // A chunk of the older push still in flight (a canceled push's last one is recorded): not settled yet.
+            // A chunk of the older push still in flight (a canceled push's last one is recorded): not dropped yet.
             let lease = { (until: String) in
                 try await count(
                     """
@@ -204,19 +204,19 @@ import Testing
                     """)
             }
             #expect(try await lease("now() + interval '1 minute'") == 1)
-            #expect(try await ledger.settleStamps() == .init())
+            #expect(try await ledger.foldPendingStamps() == .init())
             #expect(try await lease("NULL") == 1)
-            // Another settle of the name under way (its lock held here): this one leaves the name to it.
+            // Another fold of the name under way (its lock held here): this one leaves the name to it.
             let appID = try await gw.database.scalar("SELECT id FROM apps WHERE app_key = \(app.key)", as: Int64.self)
             try await gw.database.transaction { connection in
                 let key = "\(appID):match"
                 _ = try await connection.query(
                     "SELECT pg_advisory_xact_lock(hashtextextended(\(key), 0))", logger: gw.database.logger
                 ).collect()
-                #expect(try await ledger.settleStamps() == .init())
+                #expect(try await ledger.foldPendingStamps() == .init())
             }
-            let settled = try await ledger.settleStamps()
-            #expect(settled == .init(rowsDropped: 40, instancesStamped: 10))
+            let folded = try await ledger.foldPendingStamps()
+            #expect(folded == .init(rowsDropped: 40, instancesStamped: 10))
             #expect(try await count("SELECT count(*) FROM delivery_stamps") == 30)
             #expect(try await count("SELECT count(*) FROM delivery_stamp_pushes") == 1)
             let older = """
@@ -225,13 +225,13 @@ import Testing
                 """
             #expect(try await count(older) == 10, "the 10 the newer push did not reach")
             #expect(try await count("SELECT count(*) FROM live_activities WHERE last_push_id IS NULL") == 30)
-            #expect(try await ledger.settleStamps() == .init(), "one push pending: nothing to drop")
+            #expect(try await ledger.foldPendingStamps() == .init(), "one push pending: nothing to drop")
 
             // Every instance ends (by the device, say): the newer push's rows are folded, for taps on ended activities.
             _ = try await count(
                 "WITH e AS (UPDATE live_activities SET state = 'ended', ended_at = now() RETURNING 1) SELECT count(*) FROM e"
             )
-            #expect(try await ledger.settleStamps() == .init(rowsDropped: 0, instancesStamped: 30))
+            #expect(try await ledger.foldPendingStamps() == .init(rowsDropped: 0, instancesStamped: 30))
             #expect(try await count("SELECT count(*) FROM delivery_stamps") == 0)
             #expect(try await count("SELECT count(*) FROM delivery_stamp_pushes") == 0)
             let newer =

@@ -101,6 +101,36 @@ import Testing
         }
     }
 
+    /// Pushes to two named users never meet (a channel has one named user); two to the same one do.
+    @Test func pushesToOtherNamedUsersAreNotSuperseded() async throws {
+        try await GatewayHarness.run { gw in
+            let app = try await gw.createApp()
+            let ledger = DeliveryLedger(database: gw.database)
+            let post = { (user: String) in
+                let posted = try await gw.request(
+                    .post, "/api/push",
+                    json: #"{"audience":{"named_user":"\#(user)"},"device_types":["ios"],"notification":{"ios":"#
+                        + #"{"live_activity":{"event":"update","name":"match","content_state":{"n":1}}}}}"#,
+                    auth: app.server)
+                let id = try #require((posted.json["push_ids"] as? [String])?.first.flatMap(UUID.init(uuidString:)))
+                return try #require(try await ledger.push(id))
+            }
+            let alice = try await post("alice")
+            let bob = try await post("bob")
+            #expect(
+                try await PushSupersession(ledger: ledger).supersede(for: bob, logger: gw.database.logger).superseded
+                    == 0)
+            let aliceAgain = try await post("alice")
+            #expect(
+                try await PushSupersession(ledger: ledger).supersede(for: aliceAgain, logger: gw.database.logger)
+                    .superseded == 1)
+            let flagged = try await gw.database.scalar(
+                "SELECT superseded_by = ARRAY[\(aliceAgain.id)]::uuid[] FROM pushes WHERE id = \(alice.id)",
+                as: Bool.self)
+            #expect(flagged)
+        }
+    }
+
     @Test func anUpdateDoesNotSupersedeAnEnd() async throws {
         try await GatewayHarness.run { gw in
             let app = try await gw.createApp()

@@ -84,4 +84,59 @@ import Testing
             #expect(try await Self.actualSizes(plan, gw: gw) == plan.sizes)
         }
     }
+
+    /// Each kind of target (instances, instances beside a broadcast channel, start tokens), to all and to a tag, is
+    /// counted and planned (`TargetStatements`) as its chunk select reads it (`PushTargets.chunkSelect`): the two
+    /// state the same rows in different places.
+    @Test func everyKindOfTargetIsCountedAndPlannedAsItsChunksReadIt() async throws {
+        try await GatewayHarness.run { gw in
+            let app = try await gw.createApp()
+            try await gw.seedActivities(appKey: app.key, count: 60)
+            // Seeds 1-20 subscribed to a broadcast channel, 11-40 tagged, 1-40 with a start token.
+            _ = try await gw.database.scalar(
+                """
+                WITH seeded AS (
+                    SELECT c.id, c.app_id, substr(c.install_id, 6)::int AS n, a.apns_environment
+                    FROM channels c JOIN apps a ON a.id = c.app_id WHERE a.app_key = \(app.key)
+                ), subscribed AS (
+                    UPDATE live_activities SET broadcast_channel_id = 'bc-1'
+                    WHERE channel_id IN (SELECT id FROM seeded WHERE n <= 20) RETURNING 1
+                ), tagged AS (
+                    INSERT INTO channel_tags (channel_id, app_id, tag_group, tag)
+                    SELECT id, app_id, 'tier', 'vip' FROM seeded WHERE n BETWEEN 11 AND 40 RETURNING 1
+                ), tokens AS (
+                    INSERT INTO push_to_start_tokens (channel_id, app_id, attributes_type, token, environment)
+                    SELECT id, app_id, 'MatchAttributes', repeat('cd', 28) || lpad(to_hex(n), 8, '0'), apns_environment
+                    FROM seeded WHERE n <= 40 RETURNING 1
+                )
+                SELECT (SELECT count(*) FROM subscribed) + (SELECT count(*) FROM tagged) + (SELECT count(*) FROM tokens)
+                """, as: Int64.self)
+            let appID = try await gw.database.scalar("SELECT id FROM apps WHERE app_key = \(app.key)", as: Int64.self)
+            let update = PushTargets(appID: appID, event: .update, name: "match", attributesType: nil, audience: .all)
+            var beside = update
+            beside.broadcastChannelID = "bc-1"
+            let start = PushTargets(
+                appID: appID, event: .start, name: "match", attributesType: "MatchAttributes", audience: .all)
+            let cases: [(PushTargets, all: Int, tagged: Int)] = [(update, 60, 30), (beside, 40, 20), (start, 40, 30)]
+            for (kind, all, tagged) in cases {
+                for (audience, expected) in [(Audience.all, all), (.tag("vip", group: "tier"), tagged)] {
+                    var targets = kind
+                    targets.audience = audience
+                    let read = try await targets.chunk(
+                        after: nil, upTo: nil, limit: 1000, on: gw.database.client, logger: gw.database.logger
+                    ).targets
+                    let label = "\(kind.event) \(String(describing: kind.broadcastChannelID)) \(audience)"
+                    #expect(read.count == expected, "\(label): read")
+                    let counted = try await gw.database.client.withConnection { connection in
+                        try await targets.count(on: connection, logger: gw.database.logger)
+                    }
+                    #expect(counted == expected, "\(label): counted")
+                    let plan = try await targets.batchPlan(
+                        batchSize: 5, sampled: read.count, reach: read[read.count - 1].channelID,
+                        on: gw.database.client, logger: gw.database.logger)
+                    #expect(plan.total == expected, "\(label): planned")
+                }
+            }
+        }
+    }
 }

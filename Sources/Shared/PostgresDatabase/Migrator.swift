@@ -31,8 +31,7 @@ public struct Migrator: Sendable {
 
     private func apply(_ migrations: [Migration]) async throws -> [Int] {
         try await self.database.transaction { connection in
-            // The lock makes concurrent `migrate` runs (several pods starting at once) take turns.
-            try await connection.query("SELECT pg_advisory_xact_lock(\(Self.lockID))", logger: self.database.logger)
+            try await connection.query(try MigratorStatements.Lock.query(Self.lockID), logger: self.database.logger)
             try await connection.query(
                 """
                 CREATE TABLE IF NOT EXISTS schema_migrations (
@@ -48,11 +47,9 @@ public struct Migrator: Sendable {
         var applied: [Int] = []
         for migration in migrations {
             let didApply = try await self.database.transaction { connection -> Bool in
-                try await connection.query("SELECT pg_advisory_xact_lock(\(Self.lockID))", logger: self.database.logger)
+                try await connection.query(try MigratorStatements.Lock.query(Self.lockID), logger: self.database.logger)
                 let rows = try await connection.query(
-                    "SELECT checksum FROM schema_migrations WHERE version = \(migration.version)",
-                    logger: self.database.logger
-                )
+                    try MigratorStatements.Checksum.query(migration.version), logger: self.database.logger)
                 for try await checksum in rows.decode(String.self) {
                     guard checksum == migration.checksum else {
                         throw MigrationError(
@@ -61,23 +58,25 @@ public struct Migrator: Sendable {
                     }
                     return false
                 }
-                // A migration may rewrite a large table: the sessions' statement timeout does not apply to it.
-                try await connection.query("SET LOCAL statement_timeout = 0", logger: self.database.logger)
+                try await Self.liftStatementTimeout(on: connection, logger: self.database.logger)
                 for statement in SQLStatementSplitter.split(migration.sql) {
                     try await connection.query(PostgresQuery(unsafeSQL: statement), logger: self.database.logger)
                 }
                 try await connection.query(
-                    """
-                    INSERT INTO schema_migrations (version, name, checksum)
-                    VALUES (\(migration.version), \(migration.name), \(migration.checksum))
-                    """,
-                    logger: self.database.logger
-                )
+                    try MigratorStatements.Record.query(migration.version, migration.name, migration.checksum),
+                    logger: self.database.logger)
                 return true
             }
             if didApply { applied.append(migration.version) }
         }
         return applied
+    }
+
+    /// The sessions' statement timeout does not apply to the rest of the transaction (`LiftStatementTimeout`).
+    private static func liftStatementTimeout(on connection: DatabaseConnection, logger: Logger) async throws {
+        for try await _ in try await connection.query(
+            try MigratorStatements.LiftStatementTimeout.query(), logger: logger)
+        {}
     }
 
     /// Replaces each view with its file's definition, in one transaction, when the database is at `newest`. A
@@ -86,13 +85,12 @@ public struct Migrator: Sendable {
         guard !views.isEmpty else { return }
         let logger = self.database.logger
         try await self.database.transaction { connection in
-            try await connection.query("SELECT pg_advisory_xact_lock(\(Self.lockID))", logger: logger)
-            let rows = try await connection.query(
-                "SELECT coalesce(max(version), 0)::int4 FROM schema_migrations", logger: logger)
+            try await connection.query(try MigratorStatements.Lock.query(Self.lockID), logger: logger)
+            let rows = try await connection.query(try MigratorStatements.CurrentVersion.query(), logger: logger)
             var version = 0
             for try await current in rows.decode(Int.self) { version = current }
             guard version == newest else { return }
-            try await connection.query("SET LOCAL statement_timeout = 0", logger: logger)
+            try await Self.liftStatementTimeout(on: connection, logger: logger)
             for view in views {
                 do {
                     try await connection.query(PostgresQuery(unsafeSQL: view.sql), logger: logger)
@@ -114,9 +112,7 @@ public struct Migrator: Sendable {
     public func currentVersion() async throws -> Int {
         do {
             let rows = try await self.database.client.query(
-                "SELECT coalesce(max(version), 0)::int4 FROM schema_migrations",
-                logger: self.database.logger
-            )
+                try MigratorStatements.CurrentVersion.query(), logger: self.database.logger)
             for try await version in rows.decode(Int.self) { return version }
             return 0
         } catch  where error.isUndefinedTable {

@@ -6,6 +6,8 @@ public enum StatementCatalog {
     /// Each store's statements, as its own file lists them.
     private static let stores: [[any NamedStatement.Type]] = [
         JobQueueStatements.all, RegistryStatements.all, ChannelStatements.all, ScheduleStatements.all,
-        TenancyStatements.all, BroadcastStatements.all, DeliveryStatements.all, [PingStatement.self],
+        TenancyStatements.all, BroadcastStatements.all, DeliveryStatements.all, StampStatements.all,
+        UnfinishedStatements.all, PushStatements.all, TargetStatements.all, MigratorStatements.all,
+        [PingStatement.self],
     ]
 }

@@ -64,28 +64,24 @@ extension DeliveryLedger {
     }
 
     /// The push's acceptance order (`pushes.seq`; a fan-out job of an earlier build does not carry it) and the
-    /// unfinished pushes of its name that it must be compared with. One statement, dynamic and not catalogued: it embeds
-    /// the audience test of `unfinishedOfTheSameName`; none for a start or a push with no name, which supersede nothing.
+    /// unfinished pushes of its name that it must be compared with (`UnfinishedStatements`); none for a start or a push
+    /// with no name, which supersede nothing.
     public func unfinished(sameNameAs push: PushForDelivery, logger: Logger) async throws
         -> (seq: Int64, pushes: [UnfinishedPush])
     {
-        var sql = SQLBuilder()
-        guard let condition = self.unfinishedOfTheSameName(&sql, as: push, orItself: true) else {
-            return (push.seq, [])
-        }
+        guard push.targets.event != .start, let name = push.targets.name else { return (push.seq, []) }
         let rows = try await self.database.client.query(
-            PostgresQuery(
-                unsafeSQL: "SELECT id, event, apns_timestamp, seq FROM pushes WHERE \(condition)", binds: sql.binds),
-            logger: logger)
+            try UnfinishedStatements.query(for: push, name: name), logger: logger)
         var unfinished: [UnfinishedPush] = []
         var own = push.seq
-        for try await (id, event, timestamp, seq) in rows.decode((UUID, String, Int64, Int64).self) {
-            guard id != push.id else {
-                own = seq
+        for try await row in rows {
+            let read = try UnfinishedStatements.Row(row)
+            guard read.id != push.id else {
+                own = read.order.seq
                 continue
             }
-            guard let event = LiveActivityNotification.Event(rawValue: event) else { continue }
-            unfinished.append(UnfinishedPush(id: id, event: event, order: PushOrder(timestamp: timestamp, seq: seq)))
+            guard let event = LiveActivityNotification.Event(rawValue: read.event) else { continue }
+            unfinished.append(UnfinishedPush(id: read.id, event: event, order: read.order))
         }
         return (own, unfinished)
     }
@@ -113,19 +109,16 @@ extension DeliveryLedger {
         return inFlight
     }
 
-    /// The condition on `pushes` of the unfinished pushes that `unfinished(sameNameAs:logger:)` compares `push` with: of its app
-    /// and name, not starts, and not surely disjoint from it. Pushes whose audiences cannot meet this one's (one channel
-    /// each, as device-scheduled updates are) are left out: a thousand of them firing together under one name must not
-    /// compare a million pairs. `orItself`: the push's own row too (for its order). Nil for a start or a push with no
-    /// name, which supersede nothing.
-    func unfinishedOfTheSameName(_ sql: inout SQLBuilder, as push: PushForDelivery, orItself: Bool = false) -> String? {
+    /// The condition on `pushes` of the unfinished pushes that `unfinished(sameNameAs:logger:)` compares `push` with,
+    /// without the push itself, for the first chunk's statement (`UnfinishedStatements` says the same per audience;
+    /// the two must agree). Nil for a start or a push with no name, which supersede nothing.
+    func unfinishedOfTheSameName(_ sql: inout SQLBuilder, as push: PushForDelivery) -> String? {
         guard push.targets.event != .start, let name = push.targets.name else { return nil }
         let disjoint = push.targets.audience.surelyDisjoint(&sql, column: "audience") ?? "false"
-        let own = sql.bind(push.id)
         return """
             app_id = \(sql.bind(push.appID)) AND activity_name = \(sql.bind(name))
               AND state IN ('queued', 'sending') AND event <> 'start'
-              AND (\(orItself ? "id = \(own) OR " : "id <> \(own) AND ")NOT \(disjoint))
+              AND (id <> \(sql.bind(push.id)) AND NOT \(disjoint))
             """
     }
 
@@ -151,22 +144,13 @@ extension DeliveryLedger {
         return audiences
     }
 
-    /// The channels among `channels` that any of `audiences` reaches, in one query; dynamic, not catalogued: it embeds
-    /// the audiences' predicates.
+    /// The channels among `channels` that any of `audiences` reaches, in one query (`ReachedChannelsStatement`).
     public func channels(_ channels: [UUID], reachedBy audiences: [Audience], appID: Int64) async throws -> Set<UUID> {
         guard !channels.isEmpty, !audiences.isEmpty else { return [] }
-        var sql = SQLBuilder()
-        let app = sql.bind(appID)
-        let ids = sql.bind(channels)
-        let predicate = audiences.map { $0.predicate(&sql, app: app) }.joined(separator: " OR ")
-        let query = PostgresQuery(
-            unsafeSQL: "SELECT t.channel_id FROM unnest(\(ids)::uuid[]) AS t(channel_id) WHERE \(predicate)",
-            binds: sql.binds)
+        let query = ReachedChannelsStatement.query(channels: channels, appID: appID, audience: .or(audiences))
         var reached: Set<UUID> = []
-        for try await id in try await self.database.client.query(query, logger: self.database.logger).decode(
-            UUID.self)
-        {
-            reached.insert(id)
+        for try await row in try await self.database.client.query(query, logger: self.database.logger) {
+            reached.insert(try ReachedChannelsStatement.Row(row).channelID)
         }
         return reached
     }

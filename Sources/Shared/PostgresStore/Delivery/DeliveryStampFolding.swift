@@ -2,7 +2,7 @@ import Foundation
 import LiveActivitiesCore
 import Logging
 
-/// `delivery.fold_stamps`: a recurring job that settles the pending delivery stamps (`DeliveryLedger.settleStamps`):
+/// `delivery.fold_stamps`: a recurring job that folds the pending delivery stamps (`DeliveryLedger.foldPendingStamps`):
 /// the rows of pushes that a newer finished push of the same name supersedes are dropped, and so are those of names
 /// without an active instance. A push's last batch also queues a run at once when other pushes of its name have
 /// stamps pending (`DeliveryLedger.finishBatch`). See `DeliveryLedger+DeferredStamps.swift`.
@@ -19,11 +19,11 @@ public struct DeliveryStampFolding: RecurringJob {
     }
 
     public func run(_ job: ClaimedJob, logger: Logger) async throws {
-        let settled = try await self.ledger.settleStamps()
-        if settled.rowsDropped > 0 {
+        let folded = try await self.ledger.foldPendingStamps()
+        if folded.rowsDropped > 0 {
             logger.debug(
-                "pending delivery stamps settled",
-                metadata: ["rows": "\(settled.rowsDropped)", "instances": "\(settled.instancesStamped)"])
+                "pending delivery stamps folded",
+                metadata: ["rows": "\(folded.rowsDropped)", "instances": "\(folded.instancesStamped)"])
         }
         try await self.scheduleNext()
     }

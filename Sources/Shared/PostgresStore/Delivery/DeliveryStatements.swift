@@ -1,6 +1,6 @@
-/// The named statements of delivery and of the push store, for `StatementCatalog.all`. Statements that embed an
-/// audience (the first chunk's, `unfinished`, the chunk selects of other shapes, `channels(_:reachedBy:)`) are
-/// dynamic and not listed.
+/// The named statements of delivery, for `StatementCatalog.all`. The first chunk's statement and the chunk selects
+/// of other shapes than `BatchChunkStatement`'s are composed from the push's shape (`PushTargets.chunkSelect`) and not
+/// listed.
 public enum DeliveryStatements {
     public static let all: [any NamedStatement.Type] = [
         PushReportStatement.self, BatchChunkStatement.self, UpdateChunkRecordStatement.self,
@@ -10,6 +10,6 @@ public enum DeliveryStatements {
         CountFailuresStatement.self, FailPushStatement.self, StopBatchesStatement.self,
         TrueUpStoppedEstimatesStatement.self, FinishBatchStatement.self, CountFinishedBatchStatement.self,
         FlagSupersedingStatement.self, RaiseSupersededGenStatement.self, ChunksInFlightStatement.self,
-        DeclareChunkStatement.self, SupersedersStatement.self,
+        DeclareChunkStatement.self, SupersedersStatement.self, ReachedChannelsStatement.self,
     ]
 }

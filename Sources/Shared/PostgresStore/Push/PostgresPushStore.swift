@@ -26,11 +26,9 @@ public struct PostgresPushStore: PushStore {
             return (accepted, false)
         }
         let stored = try await self.database.client.query(
-            """
-            SELECT response::text FROM push_operations WHERE app_id = \(appID) AND idempotency_key = \(idempotencyKey)
-            """,
-            logger: self.logger)
-        for try await response in stored.decode(String.self) {
+            PushStatements.StoredResponse.query(appID: appID, idempotencyKey: idempotencyKey), logger: self.logger)
+        for try await row in stored {
+            let response = try PushStatements.StoredResponse.Row(row).response
             return (try JSONDecoder().decode(PushAccepted.self, from: Data(response.utf8)), true)
         }
         throw PushStoreError.idempotencyRace
@@ -98,11 +96,9 @@ public struct PostgresPushStore: PushStore {
         return try await Self.inserted(connection.query(query, logger: logger))
     }
 
-    /// One statement: the operation (unless its idempotency key was used before), then its pushes and one fan-out job
-    /// each, only if the operation went in. Answers one row: whether it did.
-    /// A fan-out job carries what the worker needs of its push (`PushForDelivery.Snapshot`), so that its first run does not
-    /// read the push again: one round trip fewer between a single update's POST and its APNs request. The snapshot's
-    /// acceptance order is the one the insert assigns (`RETURNING seq`).
+    /// The insert of an operation and its pushes (`PushStatements.Insert`). A fan-out job carries what the worker
+    /// needs of its push (`PushForDelivery.Snapshot`), so that its first run does not read the push again: one round
+    /// trip fewer between a single update's POST and its APNs request.
     static func insertStatement(
         _ rows: Rows, accepted: PushAccepted, appID: Int64, idempotencyKey: String?, scheduleIDs: [UUID]? = nil
     ) throws -> PostgresQuery {
@@ -120,49 +116,14 @@ public struct PostgresPushStore: PushStore {
             return try JobRequest(
                 PushFanoutJob(pushID: accepted.pushIDs[index], push: snapshot), appID: appID, priority: 1)
         }
-        return """
-            WITH op AS (
-                INSERT INTO push_operations (id, app_id, idempotency_key, response)
-                VALUES (\(accepted.operationID), \(appID), \(idempotencyKey), \(response)::jsonb)
-                ON CONFLICT (app_id, idempotency_key) WHERE idempotency_key IS NOT NULL DO NOTHING
-                RETURNING id
-            ),
-            inserted AS (
-                INSERT INTO pushes (id, app_id, operation_id, event, activity_name, attributes_type, audience, request,
-                                    apns_payload, apns_timestamp, apns_priority, campaign_categories, schedule_id,
-                                    delivery, broadcast_channel_id, apns_expiration)
-                SELECT x.id, \(appID), op.id, event, nullif(name, ''), nullif(type, ''), audience::jsonb,
-                       request::jsonb, payload, ts, priority, string_to_array(categories, E'\\x1f'),
-                       nullif(schedule, '')::uuid, delivery, nullif(broadcast, ''), nullif(expiration, -1)
-                FROM op, unnest(\(accepted.pushIDs)::uuid[], \(pushes.map { $0.liveActivity.event.rawValue })::text[],
-                            \(pushes.map { $0.liveActivity.name ?? "" })::text[],
-                            \(pushes.map { $0.liveActivity.attributesType ?? "" })::text[], \(rows.audiences)::text[],
-                            \(rows.requests)::text[], \(rows.payloads)::bytea[],
-                            \(pushes.map { $0.liveActivity.timestamp ?? rows.timestamp })::int8[],
-                            \(pushes.map { Int16($0.liveActivity.priority) })::int2[],
-                            \(pushes.map { $0.campaignCategories.joined(separator: "\u{1f}") })::text[],
-                            \(schedules)::text[], \(rows.routes.map(\.name))::text[],
-                            \(rows.routes.map { $0.channelID ?? "" })::text[],
-                            \(pushes.map { $0.liveActivity.expiration ?? -1 })::int8[])
-                    AS x(id, event, name, type, audience, request, payload, ts, priority, categories, schedule,
-                         delivery, broadcast, expiration)
-                RETURNING id, seq
-            ),
-            queued AS (
-                INSERT INTO jobs (kind, app_id, payload, priority, run_at, max_attempts)
-                SELECT \(JobKind.pushFanout), \(appID), jsonb_set(j.payload::jsonb, '{push,seq}', to_jsonb(i.seq)),
-                       j.priority, now(), j.attempts
-                FROM inserted i
-                JOIN unnest(\(accepted.pushIDs)::uuid[], \(jobs.map(\.payload))::text[], \(jobs.map(\.priority))::int2[],
-                            \(jobs.map(\.maxAttempts))::int4[]) AS j(id, payload, priority, attempts) ON j.id = i.id
-            )
-            SELECT count(*) FROM op
-            """
+        return PushStatements.Insert.query(
+            rows, accepted: accepted, appID: appID, idempotencyKey: idempotencyKey, response: response,
+            schedules: schedules, jobs: jobs)
     }
 
     private static func inserted<Rows: AsyncSequence>(_ rows: Rows) async throws -> Bool
     where Rows.Element == PostgresRow {
-        for try await count in rows.decode(Int64.self) { return count > 0 }
+        for try await row in rows { return try PushStatements.Insert.Row(row).inserted }
         return false
     }
 
@@ -176,32 +137,23 @@ public struct PostgresPushStore: PushStore {
     public func cancel(appID: Int64, pushID: UUID) async throws -> Int? {
         try await self.database.transaction { connection in
             let rows = try await connection.query(
-                """
-                SELECT state, batches_total, event, activity_name, attributes_type, audience::text FROM pushes
-                WHERE id = \(pushID) AND app_id = \(appID) FOR UPDATE
-                """,
-                logger: self.logger)
-            var found: (PushState, Int32?, String, String?, String?, String)?
-            for try await row in rows.decode((PushState, Int32?, String, String?, String?, String).self) { found = row }
-            guard let (state, batches, event, name, type, audience) = found else { return nil }
-            guard !state.isFinished else { return 0 }
-            if batches != nil {
+                try PushStatements.LockForCancel.query(pushID, appID), logger: self.logger)
+            var found: PushStatements.LockForCancel.Row?
+            for try await row in rows { found = try PushStatements.LockForCancel.Row(row) }
+            guard let found else { return nil }
+            guard !found.state.isFinished else { return 0 }
+            if found.batches != nil {
                 // Fanned out: each unfinished batch stops and counts what it has not processed yet as canceled.
-                try await connection.query(
-                    "UPDATE pushes SET state = 'canceled', finished_at = now() WHERE id = \(pushID)",
-                    logger: self.logger)
+                try await connection.query(try PushStatements.CancelFannedOut.query(pushID), logger: self.logger)
                 return Int(try await DeliveryLedger.stopBatches(pushID: pushID, on: connection, logger: self.logger))
             }
             let targets = PushTargets(
-                appID: appID, event: .init(rawValue: event) ?? .update, name: name, attributesType: type,
-                audience: try JSONDecoder().decode(Audience.self, from: Data(audience.utf8)))
+                appID: appID, event: .init(rawValue: found.event) ?? .update, name: found.name,
+                attributesType: found.attributesType,
+                audience: try JSONDecoder().decode(Audience.self, from: Data(found.audience.utf8)))
             let canceled = try await targets.count(on: connection, logger: self.logger)
             try await connection.query(
-                """
-                UPDATE pushes SET state = 'canceled', canceled = \(Int64(canceled)), finished_at = now()
-                WHERE id = \(pushID)
-                """,
-                logger: self.logger)
+                try PushStatements.CancelBeforeFanout.query(pushID, Int64(canceled)), logger: self.logger)
             return canceled
         }
     }

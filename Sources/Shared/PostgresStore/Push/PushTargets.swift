@@ -30,9 +30,8 @@ public struct PushTargets: Sendable {
 
     var isStart: Bool { self.event == .start }
 
-    /// `FROM ... WHERE ...` selecting targets as `t`. Channels with live activities disabled are few, and found in
-    /// their own partial index (`channels_live_activities_disabled`): the targets need no join with `channels`, whose
-    /// primary-key probe per target was most of a chunk's select.
+    /// `FROM ... WHERE ...` selecting targets as `t`, for the chunk selects (`chunkSelect`), whose shapes are composed
+    /// here; it says what each variant of `TargetStatements` says in full (the two must agree).
     func source(_ sql: inout SQLBuilder) -> String {
         let app = sql.bind(self.appID)
         let enabled =
@@ -66,19 +65,15 @@ public struct PushTargets: Sendable {
         async throws -> BatchPlan
     {
         let thresholds = BatchPlan.uniformThresholds(sampled: sampled, reach: reach, batchSize: batchSize)
-        var sql = SQLBuilder()
-        let source = self.source(&sql)
-        let b = sql.bind(thresholds)
-        // width_bucket counts the thresholds at or below the id; one equal to the id belongs to the range below.
-        let query = PostgresQuery(
-            unsafeSQL: """
-                SELECT k - coalesce((channel_id = (\(b)::uuid[])[k])::int, 0), count(*)
-                FROM (SELECT t.channel_id, width_bucket(t.channel_id, \(b)::uuid[]) AS k \(source)) x
-                GROUP BY 1
-                """, binds: sql.binds)
+        let query = self.query(
+            instances: TargetStatements.PlanInstances.self,
+            besideBroadcast: TargetStatements.PlanInstancesBesideBroadcast.self,
+            startTokens: TargetStatements.PlanStartTokens.self
+        ) { $0.append(thresholds) }
         var counts: [Int: Int] = [:]
-        for try await (range, count) in try await client.query(query, logger: logger).decode((Int32, Int64).self) {
-            counts[Int(range)] = Int(count)
+        for try await row in try await client.query(query, logger: logger) {
+            let range = try TargetStatements.PlanRow(row)
+            counts[range.range] = range.count
         }
         let plan = BatchPlan.merging(thresholds: thresholds, counts: counts)
         guard plan.sizes.contains(where: { $0 > 2 * batchSize }) else { return plan }
@@ -87,25 +82,17 @@ public struct PushTargets: Sendable {
 
     /// Every `batchSize`-th channel id in order (the batch boundaries), and the batch sizes.
     func batchPlanByRank(batchSize: Int, on client: DatabaseClient, logger: Logger) async throws -> BatchPlan {
-        var sql = SQLBuilder()
-        let source = self.source(&sql)
-        let size = sql.bind(batchSize)
-        let query = PostgresQuery(
-            unsafeSQL: """
-                SELECT channel_id, rn, total FROM (
-                    SELECT t.channel_id, row_number() OVER (ORDER BY t.channel_id) AS rn, count(*) OVER () AS total
-                    \(source)
-                ) x
-                WHERE rn % \(size) = 0 OR rn = total
-                ORDER BY rn
-                """, binds: sql.binds)
+        let query = self.query(
+            instances: TargetStatements.PlanInstancesByRank.self,
+            besideBroadcast: TargetStatements.PlanInstancesBesideBroadcastByRank.self,
+            startTokens: TargetStatements.PlanStartTokensByRank.self
+        ) { $0.append(batchSize) }
         var boundaries: [UUID] = []
         var total = 0
-        for try await (channel, rn, all) in try await client.query(query, logger: logger).decode(
-            (UUID, Int64, Int64).self)
-        {
-            total = Int(all)
-            if rn < all { boundaries.append(channel) }
+        for try await row in try await client.query(query, logger: logger) {
+            let ranked = try TargetStatements.RankRow(row)
+            total = Int(ranked.total)
+            if ranked.rank < ranked.total { boundaries.append(ranked.channelID) }
         }
         guard total > 0 else { return .empty }
         let last = total - batchSize * boundaries.count
@@ -115,12 +102,39 @@ public struct PushTargets: Sendable {
 
     /// How many targets there are now (for cancelling a push that has not fanned out yet).
     public func count(on connection: DatabaseConnection, logger: Logger) async throws -> Int {
-        var sql = SQLBuilder()
-        let source = self.source(&sql)
-        let rows = try await connection.query(
-            PostgresQuery(unsafeSQL: "SELECT count(*) \(source)", binds: sql.binds), logger: logger)
-        for try await count in rows.decode(Int64.self) { return Int(count) }
+        let query = self.query(
+            instances: TargetStatements.CountInstances.self,
+            besideBroadcast: TargetStatements.CountInstancesBesideBroadcast.self,
+            startTokens: TargetStatements.CountStartTokens.self)
+        for try await row in try await connection.query(query, logger: logger) {
+            return try TargetStatements.CountRow(row).count
+        }
         return 0
+    }
+
+    /// The variant of a `TargetStatements` statement that fits these targets, with its parameters: the app, the name
+    /// (or the attributes type of start tokens), the broadcast channel whose subscribers the variant leaves out, then
+    /// what `then` appends, then the audience's.
+    func query(
+        instances: any AudienceStatement.Type, besideBroadcast: any AudienceStatement.Type,
+        startTokens: any AudienceStatement.Type, then append: (inout PostgresBindings) -> Void = { _ in }
+    ) -> PostgresQuery {
+        var binds = PostgresBindings()
+        binds.append(self.appID)
+        let statement: any AudienceStatement.Type
+        if self.isStart {
+            binds.append(self.attributesType ?? "")
+            statement = startTokens
+        } else if let channel = self.broadcastChannelID {
+            binds.append(self.name ?? "")
+            binds.append(channel)
+            statement = besideBroadcast
+        } else {
+            binds.append(self.name ?? "")
+            statement = instances
+        }
+        append(&binds)
+        return statement.query(binds, audience: self.audience)
     }
 
     public struct Target: Sendable, Equatable {

@@ -36,36 +36,15 @@ public struct StartSettlement: RecurringJob {
     @discardableResult
     public func settle() async throws -> Int {
         let rows = try await self.database.client.query(
-            """
-            WITH due AS (
-                SELECT p.id FROM pushes p JOIN apps a ON a.id = p.app_id
-                WHERE p.event = 'start' AND p.starts_settled_at IS NULL AND p.finished_at IS NOT NULL
-                  AND p.finished_at + a.start_confirm_window <= now()
-                ORDER BY p.finished_at LIMIT \(self.limit)
-                FOR UPDATE OF p SKIP LOCKED
-            ),
-            counts AS (
-                SELECT d.id,
-                       (SELECT count(*) FROM start_attempts s WHERE s.push_id = d.id AND s.outcome = 'started')
-                           AS started,
-                       (SELECT coalesce(sum(b.accepted), 0)::int8 FROM push_batches b WHERE b.push_id = d.id)
-                           AS accepted
-                FROM due d
-            )
-            UPDATE pushes p
-            SET starts_started = c.started, starts_not_started = greatest(c.accepted - c.started, 0),
-                starts_settled_at = now()
-            FROM counts c
-            WHERE p.id = c.id
-            RETURNING p.starts_started, p.starts_not_started
-            """, logger: self.database.logger)
+            try PushStatements.SettleStarts.query(Int64(self.limit)), logger: self.database.logger)
         var settled = 0
         var started: Int64 = 0
         var notStarted: Int64 = 0
-        for try await (s, n) in rows.decode((Int64, Int64).self) {
+        for try await row in rows {
+            let counts = try PushStatements.SettleStarts.Row(row)
             settled += 1
-            started += s
-            notStarted += n
+            started += counts.started
+            notStarted += counts.notStarted
         }
         let counter = { Counter(label: Self.metric, dimensions: [("outcome", $0)], factory: self.metrics) }
         if settled > 0 {
