@@ -7,7 +7,8 @@ import Metrics
 import PostgresStore
 
 /// Sends a push's one broadcast request (delivery `broadcast` or `both`): takes the channel's turn
-/// (`BroadcastLedger`), sends, retries what Apple asks to retry, records Apple's answer on the push.
+/// (`BroadcastLedger`), sends, retries what Apple asks to retry, records Apple's answer on the push. The decisions
+/// are `BroadcastSend`'s; this runs them.
 struct BroadcastSender: Sendable {
     let ledger: BroadcastLedger
     let client: APNsBroadcastClient
@@ -15,60 +16,51 @@ struct BroadcastSender: Sendable {
     let settings: DeliverySettings
     let metrics: any MetricsFactory
 
-    /// How long a push waits for the broadcast in flight before it on the same channel (beyond its lease, the
-    /// channel is free again).
-    static let turnDeadline: Duration = BroadcastLedger.lease + .seconds(5)
-
     func send(_ push: PushForDelivery, logger: Logger) async throws {
         guard let channelID = push.route.channelID else { return }
+        var machine = BroadcastSend(maxAttempts: self.settings.maxAttempts, backoff: self.settings.backoff)
         let clock = ContinuousClock()
-        let deadline = clock.now + Self.turnDeadline
-        var wait: Duration = .milliseconds(2)
-        var claim: (BroadcastClaim, seq: Int64)
-        while true {
-            claim = try await self.ledger.claim(pushID: push.id, appID: push.appID, channelID: channelID)
-            guard claim.0 == .busy, clock.now < deadline else { break }
-            try await Task.sleep(for: wait)
-            wait = min(wait * 2, .milliseconds(50))
-        }
-        let seq = claim.seq
-        switch claim.0 {
-        case .finished:
-            return
-        case .superseded:
-            self.count("superseded")
-            try await self.ledger.record(
-                pushID: push.id, appID: push.appID, channelID: channelID, seq: seq, status: nil,
-                reason: BroadcastLedger.supersededReason, uniqueID: nil)
-            return
-        case .channelGone:
-            self.count("error")
-            try await self.ledger.record(
-                pushID: push.id, appID: push.appID, channelID: channelID, seq: seq, status: nil,
-                reason: "channel_deleted", uniqueID: nil)
-            return
-        case .busy, .claimed:
-            break  // busy past the deadline: the holder's lease has lapsed by now, and this push goes
+        let began = clock.now
+        var seq: Int64
+        turn: while true {
+            let claim = try await self.ledger.claim(pushID: push.id, appID: push.appID, channelID: channelID)
+            seq = claim.seq
+            switch machine.claimed(claim.0, elapsed: clock.now - began) {
+            case .pause(let pause):
+                try await Task.sleep(for: pause)
+            case .send:
+                break turn
+            case .stop:
+                return
+            case .record(let reason, let outcome):
+                self.count(outcome)
+                try await self.ledger.record(
+                    pushID: push.id, appID: push.appID, channelID: channelID, seq: seq, status: nil, reason: reason,
+                    uniqueID: nil)
+                return
+            }
         }
         guard let (bundleID, credentials) = try await self.deliveries.configuration(appID: push.appID) else { return }
         let started = clock.now
-        var answer: (status: Int?, reason: String?, uniqueID: String?) = (nil, "no_answer", nil)
-        var sentAt = Date()
-        for attempt in 1...self.settings.maxAttempts {
+        var sentAt: Date
+        var answer: BroadcastSend.Answer
+        sending: while true {
             sentAt = Date()
             do {
                 let reply = try await self.client.send(
                     bundleID: bundleID, channelID: channelID, priority: Int(push.priority),
                     expiration: push.expiration, requestID: push.id.uuidString.lowercased(), body: push.payload,
                     credentials: credentials)
-                answer = (reply.status, reply.reason, reply.uniqueID)
-                // Apple asks to retry 429, 500 and 503; everything else is final.
-                guard [429, 500, 503].contains(reply.status) else { break }
+                answer = .init(status: reply.status, reason: reply.reason, uniqueID: reply.uniqueID)
             } catch {
-                answer = (nil, "transport:\(error)", nil)
+                answer = .init(status: nil, reason: "transport:\(error)", uniqueID: nil)
             }
-            if attempt < self.settings.maxAttempts {
-                try await Task.sleep(for: self.settings.backoff.delay(attempt: attempt))
+            switch machine.answered(answer, random: Double.random(in: 0..<1)) {
+            case .retry(let pause):
+                try await Task.sleep(for: pause)
+            case .record(let final):
+                answer = final
+                break sending
             }
         }
         Timer(label: "worker_push_phase_seconds", dimensions: [("phase", "broadcast")], factory: self.metrics)
