@@ -18,17 +18,13 @@ public struct DeliveryLedger: Sendable {
         let rows = try await self.database.client.query(PushForDeliveryStatement.query(pushID: id), logger: self.logger)
         for try await row in rows {
             let read = try PushForDeliveryStatement.decode(row)
-            var push = PushForDelivery(
+            return PushForDelivery(
                 id: id, appID: read.appID, state: read.state, event: read.event, name: read.name,
                 attributesType: read.attributesType,
                 audience: try JSONDecoder().decode(Audience.self, from: Data(read.audience.utf8)),
-                payload: read.payload,
-                timestamp: read.timestamp, seq: read.seq, priority: read.priority)
-            push.route = DeliveryRoute(name: read.delivery, channelID: read.broadcastChannelID) ?? .tokens
-            push.targets.broadcastChannelID = push.route.excludedChannel
-            push.expiration = read.expiration
-            push.targets.restart = read.restart
-            return push
+                payload: read.payload, timestamp: read.timestamp, seq: read.seq, priority: read.priority,
+                route: DeliveryRoute(name: read.delivery, channelID: read.broadcastChannelID) ?? .tokens,
+                restart: read.restart, expiration: read.expiration)
         }
         return nil
     }

@@ -27,28 +27,34 @@ public struct PushForDelivery: Sendable {
 
 extension PushForDelivery {
     /// The push as its fan-out job's snapshot tells it, still queued. A snapshot of an earlier build has no acceptance
-    /// order: the push then has 0, which `DeliveryLedger.unfinished(sameNameAs:logger:)` reads. Nil when the body is not base64.
+    /// order: the push then has 0, which `DeliveryLedger.unfinished(sameNameAs:logger:)` reads. Nil when the body is
+    /// not base64.
     public init?(id: UUID, appID: Int64, snapshot: Snapshot) {
         guard let body = Data(base64Encoded: snapshot.payload) else { return nil }
         self.init(
             id: id, appID: appID, state: .queued, event: snapshot.event, name: snapshot.name,
             attributesType: snapshot.attributesType, audience: snapshot.audience, payload: ByteBuffer(bytes: body),
-            timestamp: snapshot.timestamp, seq: snapshot.seq ?? 0, priority: snapshot.priority)
-        self.route = DeliveryRoute(name: snapshot.delivery ?? "tokens", channelID: snapshot.channelID) ?? .tokens
-        self.targets.broadcastChannelID = self.route.excludedChannel
-        self.targets.restart = snapshot.restart ?? false
-        self.expiration = snapshot.expiration
+            timestamp: snapshot.timestamp, seq: snapshot.seq ?? 0, priority: snapshot.priority,
+            route: DeliveryRoute(name: snapshot.delivery ?? "tokens", channelID: snapshot.channelID) ?? .tokens,
+            restart: snapshot.restart ?? false, expiration: snapshot.expiration)
     }
 
+    /// The one place a push for delivery is put together, from its row (`DeliveryLedger.push`) or its job's snapshot:
+    /// its targets follow its route (a push that also goes as a broadcast leaves out the channel's followers).
     init(
         id: UUID, appID: Int64, state: PushState, event: String, name: String?, attributesType: String?,
-        audience: Audience, payload: ByteBuffer, timestamp: Int64, seq: Int64, priority: Int16
+        audience: Audience, payload: ByteBuffer, timestamp: Int64, seq: Int64, priority: Int16,
+        route: DeliveryRoute = .tokens, restart: Bool = false, expiration: Int64? = nil
     ) {
+        var targets = PushTargets(
+            appID: appID, event: .init(rawValue: event) ?? .update, name: name, attributesType: attributesType,
+            audience: audience)
+        targets.broadcastChannelID = route.excludedChannel
+        targets.restart = restart
         self.init(
-            id: id, appID: appID, state: state,
-            targets: PushTargets(
-                appID: appID, event: .init(rawValue: event) ?? .update, name: name, attributesType: attributesType,
-                audience: audience),
-            payload: payload, timestamp: timestamp, seq: seq, priority: priority)
+            id: id, appID: appID, state: state, targets: targets, payload: payload, timestamp: timestamp, seq: seq,
+            priority: priority)
+        self.route = route
+        self.expiration = expiration
     }
 }
