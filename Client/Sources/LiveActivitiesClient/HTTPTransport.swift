@@ -17,7 +17,11 @@ public struct URLSessionTransport: HTTPTransport {
     public init(session: URLSession = .shared) { self.session = session }
 
     public func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
-        let (data, response) = try await self.session.data(for: request)
+        #if canImport(FoundationNetworking)
+            let (data, response) = try await CancellableDataTask.data(for: request, on: self.session)
+        #else
+            let (data, response) = try await self.session.data(for: request)
+        #endif
         guard let http = response as? HTTPURLResponse else { throw URLError(.badServerResponse) }
         return (data, http)
     }
