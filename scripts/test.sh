@@ -46,29 +46,42 @@ export LAGW_OPENAPI_CLIENT_BUILT=1
 unit='^(LiveActivitiesCoreTests|APNsTransportTests|PostgresStoreTests|DeliveryTests|SimulatorTests|LiveActivitiesClientTests|GatewayTests|DeploymentTests)\.'
 swift test --skip-build --no-parallel --filter "$unit"
 # Then the integration tier. Most suites only wait (on PostgreSQL, the simulator's round trips, the workers): they
-# run as two streams at once, each suite whole in one stream and serial within it. (The test bundle is run directly:
-# two `swift test` would queue on the lock SwiftPM holds on .build; unbounded, swift-testing would start every test at
-# once: a hundred gateways and workers.) A fault or an overtaking meets a slower push as well. The suites that
-# measure wake-ups, claim rates, leases, lateness or time windows run after them, alone: CPU contention on 2 cores
-# would blur what they measure.
+# run as three streams at once (LAGW_TEST_STREAMS), each suite whole in one stream and serial within it. (The test
+# bundle is run directly: two `swift test` would queue on the lock SwiftPM holds on .build; unbounded, swift-testing
+# would start every test at once: a hundred gateways and workers.) A fault or an overtaking meets a slower push as
+# well. The suites that measure wake-ups, claim rates, leases, lateness or time windows run after them, alone: CPU
+# contention on 2 cores would blur what they measure.
 # The job queue's own tests (JobQueueTests) are all such suites.
+# The device's end-to-end start waits on a known race (docs/delivery.md, Known limits: a track call concurrent with
+# its start's record) that contention makes likely: it runs alone too.
 timed='^(JobQueueTests\.|IntegrationTests\.(Worker|Schedule(Fairness|Firing)|PushDeliveryCancel|Database(StatementTimeout'
 timed+='|LostStatement)|Gateway(Shedding|Connection)|DeviceEdgeLimit|Renewal|RegistryRetention|DeliveryLedger(Runner'
-timed+='|Supersession))[A-Za-z]*Tests/)'
-mapfile -t suites < <(swift test list --skip-build | grep '^IntegrationTests\.' | grep -Ev "$timed" | sed 's|/.*||' | sort -u)
-streams=("" "")
-for i in "${!suites[@]}"; do streams[i % 2]+="${streams[i % 2]:+|}${suites[i]//./\\.}"; done
+timed+='|Supersession)|DeviceClientEndToEnd)[A-Za-z]*Tests/)'
+mapfile -t found < <(swift test list --skip-build | grep '^IntegrationTests\.' | grep -Ev "$timed" | sed 's|/.*||' | sort -u)
+# The longest suites first (as measured on 2 cores), then the rest: dealt out in turn, the streams end together.
+longest=(PushDeliveryFaultTests PushDeliveryOrderingTests PushAPIValidationTests GatewayPropertyTests DatabaseOutageTests
+    StartConfirmationTests GatewayFuzzTests ScheduleValidationTests PushDeliveryCrashTests MigrationTests
+    GeneratedSchemaTests ScheduleActivityTests RegistryValidationTests)
+suites=()
+for name in "${longest[@]}"; do [[ " ${found[*]} " == *" IntegrationTests.$name "* ]] && suites+=("IntegrationTests.$name"); done
+for suite in "${found[@]}"; do [[ " ${suites[*]} " == *" $suite "* ]] || suites+=("$suite"); done
+count=${LAGW_TEST_STREAMS:-3}
+streams=()
+for i in "${!suites[@]}"; do
+    n=$((i % count))
+    streams[n]+="${streams[n]:+|}${suites[i]//./\\.}"
+done
 bundle="$(swift build --show-bin-path)/live-activities-gatewayPackageTests.xctest"
 logs=$(mktemp -d /tmp/lagw-test-streams.XXXXXX)
 pids=()
-for n in 0 1; do
+for n in "${!streams[@]}"; do
     NO_COLOR=1 "$bundle" --testing-library swift-testing --no-parallel --filter "^(${streams[n]})/" > "$logs/$n.log" 2>&1 &
     pids+=($!)
 done
 failed=0
-for n in 0 1; do
+for n in "${!streams[@]}"; do
     wait "${pids[n]}" || failed=1
-    echo "--- integration tier, stream $((n + 1)) of 2 (run beside the other)"
+    echo "--- integration tier, stream $((n + 1)) of $count (run beside the others)"
     cat "$logs/$n.log"
 done
 rm -rf "$logs"
