@@ -53,19 +53,9 @@ actor TemplateDatabase {
 }
 
 public enum AdminConnection {
+    /// Runs `sql` (simple protocol: several statements, DDL) on a connection of its own to `url`.
     public static func run(_ url: DatabaseURL, _ sql: String) async throws {
-        let connection = try await PostgresConnection.connect(
-            configuration: .init(
-                host: url.host, port: url.port, username: url.username, password: url.password,
-                database: url.database, tls: .disable),
-            id: 1, logger: TestEnvironment.quietLogger)
-        do {
-            _ = try await connection.simpleQuery(sql).get()
-        } catch {
-            try? await connection.close()
-            throw error
-        }
-        try await connection.close()
+        try await Self.with(url) { _ = try await $0.simpleQuery(sql).get() }
     }
 
     /// Runs `body` with a connection of its own to `url` (not one of a pool the code under test shares), closed after.
@@ -76,7 +66,7 @@ public enum AdminConnection {
             configuration: .init(
                 host: url.host, port: url.port, username: url.username, password: url.password,
                 database: url.database, tls: .disable),
-            id: 2, logger: TestEnvironment.quietLogger)
+            id: 1, logger: TestEnvironment.quietLogger)
         do {
             let result = try await body(connection)
             try await connection.close()
