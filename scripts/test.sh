@@ -42,6 +42,7 @@ if [ $# -gt 0 ]; then
 fi
 wait "$openapi_pid" || { cat .build-openapi-check/make-test.log; echo "the generated OpenAPI client did not build" >&2; exit 1; }
 export LAGW_OPENAPI_CLIENT_BUILT=1
+suite_started=$SECONDS
 # The unit tier first: no PostgreSQL, seconds; a failure there ends the run before the slow tier.
 unit='^(LiveActivitiesCoreTests|APNsTransportTests|PostgresStoreTests|DeliveryTests|SimulatorTests|LiveActivitiesClientTests|GatewayTests|DeploymentTests)\.'
 swift test --skip-build --no-parallel --filter "$unit"
@@ -88,3 +89,4 @@ rm -rf "$logs"
 [ "$failed" -eq 0 ] || exit 1
 echo "--- integration tier, the timed suites, alone"
 swift test --skip-build --no-parallel --filter "$timed"
+echo "make test: the suite took $((SECONDS - suite_started)) s after the build"
