@@ -62,6 +62,12 @@ extension DeliveryLedger {
                 where row.state == .queued {
                     superseding = Int(row.superseding)
                 }
+            } else if push.targets.event == .start {
+                for try await row in try await self.database.client.execute(
+                    StartChunkRecordStatement(bindings), logger: logger)
+                where row.state == .queued {
+                    superseding = Int(row.superseding)
+                }
             } else {
                 for try await row in try await self.database.client.execute(
                     UpdateChunkRecordStatement(bindings), logger: logger)
@@ -128,8 +134,8 @@ extension DeliveryLedger {
         }
     }
 
-    /// A chunk's record as one statement (`UpdateChunkRecordStatement`, or `EndChunkRecordStatement` for an end: the
-    /// variant goes by the push's event), unprepared. `deferStamps`: an update's stamps go to one pending row. `last`:
+    /// A chunk's record as one statement (`UpdateChunkRecordStatement`, `StartChunkRecordStatement` for a start,
+    /// `EndChunkRecordStatement` for an end: the variant goes by the push's event), unprepared. `deferStamps`: an update's stamps go to one pending row. `last`:
     /// the batch's last chunk (the next one is not declared in flight).
     static func stampAndCount(
         _ outcome: ChunkOutcome, push: PushForDelivery, seq: Int32, deferStamps: Bool, last: Bool = false,
@@ -144,7 +150,9 @@ extension DeliveryLedger {
         -> PostgresQuery
     {
         PostgresQuery(
-            unsafeSQL: event == .end ? EndChunkRecordStatement.sql : UpdateChunkRecordStatement.sql,
+            unsafeSQL: event == .end
+                ? EndChunkRecordStatement.sql
+                : event == .start ? StartChunkRecordStatement.sql : UpdateChunkRecordStatement.sql,
             binds: bindings.bindings)
     }
 

@@ -18,31 +18,16 @@ import PostgresNIO
 /// Prepared: PostgreSQL planned the statement's eight parts for every chunk, 2.0 s of planning against 1.4 s of
 /// execution for a million targets (`pg_stat_statements.track_planning`). An end's record is `EndChunkRecordStatement`.
 struct UpdateChunkRecordStatement: PostgresPreparedStatement, NamedStatement {
-    static let name = "lagw_update_chunk_record_v3"
+    static let name = "lagw_update_chunk_record_v2"
     static let sql = """
-        WITH tracked AS (
-            -- A device may register the activity a start made before the start's chunk is recorded (Apple answered,
-            -- the app ran, then this statement): its instance, started since the push was accepted and claimed by
-            -- no start, confirms the attempt here, as the track call confirms a pending one.
-            SELECT x.c, l.id, l.started_at
-            FROM unnest($5::uuid[]) AS x(c)
-            JOIN live_activities l ON l.channel_id = x.c AND l.name = $3::text AND l.state IN ('active', 'invalid')
-            WHERE l.attributes_type = $4::text AND l.start_push_id IS NULL
-              AND l.started_at >= (SELECT created_at FROM pushes WHERE id = $1::uuid)
-        ),
-        attempts AS (
+        WITH attempts AS (
             INSERT INTO start_attempts (push_id, app_id, channel_id, name, attributes_type, token, window_until,
-                                        push_created_at, outcome, started_at)
+                                        push_created_at)
             SELECT $1::uuid, $2::int8, x.c, $3::text, $4::text, x.t,
                    now() + (SELECT start_confirm_window FROM apps WHERE id = $2::int8),
-                   (SELECT created_at FROM pushes WHERE id = $1::uuid),
-                   CASE WHEN tr.id IS NULL THEN 'pending' ELSE 'started' END, tr.started_at
+                   (SELECT created_at FROM pushes WHERE id = $1::uuid)
             FROM unnest($5::uuid[], $6::text[]) AS x(c, t)
-            LEFT JOIN tracked tr ON tr.c = x.c
             ON CONFLICT (push_id, channel_id, push_created_at) DO NOTHING
-        ),
-        claimed AS (
-            UPDATE live_activities l SET start_push_id = $1::uuid FROM tracked tr WHERE l.id = tr.id
         ),
         budgeted AS (
             UPDATE live_activities l
