@@ -58,21 +58,28 @@ swift test --skip-build --no-parallel --filter "$unit"
 timed='^(JobQueueTests\.|IntegrationTests\.(Worker|Schedule(Fairness|Firing)|PushDeliveryCancel|Database(StatementTimeout'
 timed+='|LostStatement)|Gateway(Shedding|Connection)|DeviceEdgeLimit|Renewal|RegistryRetention|DeliveryLedger(Runner'
 timed+='|Supersession)|DeviceClientEndToEnd)[A-Za-z]*Tests/)'
-mapfile -t found < <(swift test list --skip-build | grep '^IntegrationTests\.' | grep -Ev "$timed" | sed 's|/.*||' | sort -u)
-# The longest suites first (as measured on 2 cores), then the rest: dealt out in turn, the streams end together.
-longest=(PushDeliveryFaultTests PushDeliveryOrderingTests PushAPIValidationTests GatewayPropertyTests DatabaseOutageTests
-    StartConfirmationTests GatewayFuzzTests ScheduleValidationTests PushDeliveryCrashTests MigrationTests
-    GeneratedSchemaTests ScheduleActivityTests RegistryValidationTests)
-suites=()
-for name in "${longest[@]}"; do [[ " ${found[*]} " == *" IntegrationTests.$name "* ]] && suites+=("IntegrationTests.$name"); done
-for suite in "${found[@]}"; do [[ " ${suites[*]} " == *" $suite "* ]] || suites+=("$suite"); done
+bundle="$(swift build --show-bin-path)/live-activities-gatewayPackageTests.xctest"
+mapfile -t found < <("$bundle" --testing-library swift-testing --list-tests | grep '^IntegrationTests\.' |
+    grep -Ev "$timed" | sed 's|/.*||' | sort -u)
+# Each suite goes to the stream with the least work so far, the longest first: seconds as measured on 2 cores (a
+# clean clone's `make test`), 1 for a suite not listed.
+declare -A seconds=([PushDeliveryOrderingTests]=28 [PushDeliveryFaultTests]=23 [GatewayPropertyTests]=17
+    [StartConfirmationTests]=12 [MigrationTests]=10 [DatabaseOutageTests]=8 [PushDeliveryCrashTests]=7
+    [GatewayFuzzTests]=7 [ScheduleActivityTests]=7 [GeneratedSchemaTests]=6 [ScheduleValidationTests]=5
+    [RegistryValidationTests]=5 [PushAPIValidationTests]=4 [PushDeliveryFailureTests]=4 [UnityBindingTests]=4
+    [BroadcastChannelTests]=3 [PushTargetsBatchPlanTests]=3 [RegistryActivityTests]=2)
+mapfile -t suites < <(for suite in "${found[@]}"; do echo "${seconds[${suite#IntegrationTests.}]:-1} $suite"; done |
+    sort -k1,1nr -k2 | cut -d' ' -f2)
 count=${LAGW_TEST_STREAMS:-3}
 streams=()
-for i in "${!suites[@]}"; do
-    n=$((i % count))
-    streams[n]+="${streams[n]:+|}${suites[i]//./\\.}"
+load=()
+for ((n = 0; n < count; n++)); do load[n]=0; done
+for suite in "${suites[@]}"; do
+    least=0
+    for ((n = 1; n < count; n++)); do ((load[n] < load[least])) && least=$n; done
+    load[least]=$((load[least] + ${seconds[${suite#IntegrationTests.}]:-1}))
+    streams[least]+="${streams[least]:+|}${suite//./\\.}"
 done
-bundle="$(swift build --show-bin-path)/live-activities-gatewayPackageTests.xctest"
 logs=$(mktemp -d /tmp/lagw-test-streams.XXXXXX)
 pids=()
 for n in "${!streams[@]}"; do
