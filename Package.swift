@@ -275,6 +275,17 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        // Contracts: the client's maker against Foundation's `JSONDecoder`, and the core's check against both.
+        .testTarget(
+            name: "ContractTests",
+            dependencies: [
+                "LiveActivitiesCore",
+                .product(name: "LiveActivitiesContracts", package: "Client"),
+                .product(name: "LiveActivitiesKit", package: "Client"),
+                .product(name: "ActivityKitStandIn", package: "Client"),
+            ],
+            swiftSettings: swiftSettings
+        ),
         // The integration tier: PostgreSQL (make test starts one), the simulator, worker processes.
         .testTarget(
             name: "JobQueueTests",

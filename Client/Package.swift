@@ -17,6 +17,9 @@ let package = Package(
         .library(name: "LiveActivitiesKit", targets: ["LiveActivitiesKit"]),
         // C-callable exports over the client, for Unity's C# binding (`Unity/`) and any C caller.
         .library(name: "LiveActivitiesUnity", type: .dynamic, targets: ["LiveActivitiesUnity"]),
+        // Contracts (the shapes the app decodes) made from the app's own `Codable` types, and their upload: for the app's
+        // tests and CI, never shipped in the app (uploading takes the master secret).
+        .library(name: "LiveActivitiesContracts", targets: ["LiveActivitiesContracts"]),
         // ActivityKit's stand-in, for tests where ActivityKit cannot be imported (Linux, macOS).
         .library(name: "ActivityKitStandIn", targets: ["ActivityKitStandIn"]),
     ],
@@ -33,6 +36,7 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        .target(name: "LiveActivitiesContracts", swiftSettings: swiftSettings),
         .target(name: "LiveActivitiesUnity", dependencies: ["LiveActivitiesClient"], swiftSettings: swiftSettings),
     ]
 )

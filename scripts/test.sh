@@ -44,7 +44,7 @@ wait "$openapi_pid" || { cat .build-openapi-check/make-test.log; echo "the gener
 export LAGW_OPENAPI_CLIENT_BUILT=1
 suite_started=$SECONDS
 # The unit tier first: no PostgreSQL, seconds; a failure there ends the run before the slow tier.
-unit='^(LiveActivitiesCoreTests|APNsTransportTests|PostgresStoreTests|DeliveryTests|SimulatorTests|LiveActivitiesClientTests|GatewayTests|DeploymentTests)\.'
+unit='^(LiveActivitiesCoreTests|ContractTests|APNsTransportTests|PostgresStoreTests|DeliveryTests|SimulatorTests|LiveActivitiesClientTests|GatewayTests|DeploymentTests)\.'
 swift test --skip-build --no-parallel --filter "$unit"
 # Then the integration tier. Most suites only wait (on PostgreSQL, the simulator's round trips, the workers): they
 # run as three streams at once (LAGW_TEST_STREAMS), each suite whole in one stream and serial within it. (The test
