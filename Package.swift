@@ -175,7 +175,7 @@ let package = Package(
         .target(
             name: "Simulator",
             dependencies: [
-                "APNsCommon", "APNsTransport",
+                "APNsCommon", "APNsTransport", "LiveActivitiesCore",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdHTTP2", package: "hummingbird"),

@@ -143,6 +143,20 @@ END;
 $$;
 
 --
+-- Name: activity_contracts; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.activity_contracts (
+    app_id bigint NOT NULL,
+    attributes_type text NOT NULL,
+    version integer NOT NULL,
+    document jsonb NOT NULL,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    updated_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT activity_contracts_version_check CHECK (((version >= 1) AND (version <= 1000000)))
+);
+
+--
 -- Name: activity_policies; Type: TABLE; Schema: public; Owner: -
 --
 
@@ -189,10 +203,12 @@ CREATE TABLE public.apps (
     max_pending_updates integer DEFAULT 100000 NOT NULL,
     max_schedules integer DEFAULT 10000 NOT NULL,
     max_tags_per_channel integer DEFAULT 1000 NOT NULL,
+    contract_policy text DEFAULT 'enforce'::text NOT NULL,
     CONSTRAINT apps_activity_max_age_check CHECK ((activity_max_age > '00:00:00'::interval)),
     CONSTRAINT apps_apns_environment_check CHECK ((apns_environment = ANY (ARRAY['production'::text, 'development'::text]))),
     CONSTRAINT apps_app_key_check CHECK ((app_key ~ '^[A-Za-z0-9_-]{22}$'::text)),
     CONSTRAINT apps_broadcast_idle_after_check CHECK ((broadcast_idle_after > '00:00:00'::interval)),
+    CONSTRAINT apps_contract_policy_check CHECK ((contract_policy = ANY (ARRAY['off'::text, 'dry_run'::text, 'enforce'::text, 'required'::text]))),
     CONSTRAINT apps_device_requests_per_second_check CHECK ((device_requests_per_second > 0)),
     CONSTRAINT apps_max_pending_updates_check CHECK ((max_pending_updates > 0)),
     CONSTRAINT apps_max_pending_updates_per_activity_check CHECK ((max_pending_updates_per_activity > 0)),
@@ -284,7 +300,9 @@ CREATE TABLE public.live_activities (
     device_ended_at timestamp with time zone,
     dismissed_at timestamp with time zone,
     start_push_id uuid,
+    contract_version integer DEFAULT 0 NOT NULL,
     CONSTRAINT live_activities_check CHECK (((state = ANY (ARRAY['ended'::text, 'expired'::text])) = (ended_at IS NOT NULL))),
+    CONSTRAINT live_activities_contract_version_check CHECK (((contract_version >= 0) AND (contract_version <= 1000000))),
     CONSTRAINT live_activities_environment_check CHECK ((environment = ANY (ARRAY['production'::text, 'development'::text]))),
     CONSTRAINT live_activities_reachable CHECK (((push_token IS NOT NULL) OR (broadcast_channel_id IS NOT NULL))),
     CONSTRAINT live_activities_state_check CHECK ((state = ANY (ARRAY['active'::text, 'invalid'::text, 'ended'::text, 'expired'::text])))
@@ -935,6 +953,8 @@ CREATE TABLE public.push_to_start_tokens (
     registered_at timestamp with time zone DEFAULT now() NOT NULL,
     updated_at timestamp with time zone DEFAULT now() NOT NULL,
     registered_again_at timestamp with time zone DEFAULT now() NOT NULL,
+    contract_version integer DEFAULT 0 NOT NULL,
+    CONSTRAINT push_to_start_tokens_contract_version_check CHECK (((contract_version >= 0) AND (contract_version <= 1000000))),
     CONSTRAINT push_to_start_tokens_environment_check CHECK ((environment = ANY (ARRAY['production'::text, 'development'::text]))),
     CONSTRAINT push_to_start_tokens_state_check CHECK ((state = ANY (ARRAY['active'::text, 'invalid'::text]))),
     CONSTRAINT push_to_start_tokens_token_check CHECK ((((length(token) >= 16) AND (length(token) <= 400)) AND ((length(token) % 2) = 0) AND (token ~ '^[0-9a-f]+$'::text)))
@@ -1294,6 +1314,13 @@ ALTER TABLE ONLY public.push_failures ALTER COLUMN id SET DEFAULT nextval('publi
 ALTER TABLE ONLY public.pushes ALTER COLUMN seq SET DEFAULT nextval('public.history_pushes_seq'::regclass);
 
 --
+-- Name: activity_contracts activity_contracts_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.activity_contracts
+    ADD CONSTRAINT activity_contracts_pkey PRIMARY KEY (app_id, attributes_type, version);
+
+--
 -- Name: activity_policies activity_policies_pkey; Type: CONSTRAINT; Schema: public; Owner: -
 --
 
@@ -1634,6 +1661,12 @@ CREATE INDEX launches_default_schedule_id_idx ON public.launches_default USING b
 CREATE INDEX live_activities_by_broadcast_channel ON public.live_activities USING btree (app_id, broadcast_channel_id) WHERE ((broadcast_channel_id IS NOT NULL) AND (state = 'active'::text));
 
 --
+-- Name: live_activities_contract_versions; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX live_activities_contract_versions ON public.live_activities USING btree (app_id, name, attributes_type, contract_version) WHERE (state = 'active'::text);
+
+--
 -- Name: live_activities_current; Type: INDEX; Schema: public; Owner: -
 --
 
@@ -1704,6 +1737,12 @@ CREATE UNIQUE INDEX push_operations_idempotency ON public.push_operations USING 
 --
 
 CREATE INDEX push_to_start_tokens_audience ON public.push_to_start_tokens USING btree (app_id, attributes_type, channel_id) WHERE (state = 'active'::text);
+
+--
+-- Name: push_to_start_tokens_contract_versions; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX push_to_start_tokens_contract_versions ON public.push_to_start_tokens USING btree (app_id, attributes_type, contract_version) WHERE (state = 'active'::text);
 
 --
 -- Name: pushes_by_app_time; Type: INDEX; Schema: public; Owner: -
@@ -1926,6 +1965,13 @@ CREATE TRIGGER jobs_notify_ready AFTER INSERT ON public.jobs FOR EACH STATEMENT 
 --
 
 CREATE TRIGGER live_activities_push_token_check BEFORE INSERT OR UPDATE OF push_token ON public.live_activities FOR EACH ROW WHEN ((new.push_token IS NOT NULL)) EXECUTE FUNCTION public.live_activities_push_token_check();
+
+--
+-- Name: activity_contracts activity_contracts_app_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.activity_contracts
+    ADD CONSTRAINT activity_contracts_app_id_fkey FOREIGN KEY (app_id) REFERENCES public.apps(id) ON DELETE CASCADE;
 
 --
 -- Name: activity_policies activity_policies_app_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -

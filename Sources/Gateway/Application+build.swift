@@ -149,9 +149,13 @@ func buildRouter(configuration: GatewayConfiguration, dependencies: GatewayDepen
         activities: activities, access: access, bodyLimit: configuration.maxBodyBytes, metrics: dependencies.metrics
     )
     .register(device: device)
+    let contracts = PostgresContractStore(database: dependencies.database)
+    let door = ContractDoor(contracts: contracts, metrics: dependencies.metrics)
+    ContractRoutes(contracts: contracts).register(server: server)
     PushRoutes(
         pushes: PostgresPushStore(database: dependencies.database),
-        reports: PostgresPushStore(database: dependencies.readDatabase), bodyLimit: configuration.maxBodyBytes
+        reports: PostgresPushStore(database: dependencies.readDatabase), bodyLimit: configuration.maxBodyBytes,
+        door: door
     )
     .register(server: server)
     BroadcastChannelRoutes(channels: dependencies.broadcastChannels, bodyLimit: configuration.maxBodyBytes)
@@ -159,7 +163,7 @@ func buildRouter(configuration: GatewayConfiguration, dependencies: GatewayDepen
     ScheduleRoutes(
         schedules: PostgresScheduleStore(database: dependencies.database),
         reads: PostgresScheduleStore(database: dependencies.readDatabase), access: access,
-        bodyLimit: configuration.maxBodyBytes
+        bodyLimit: configuration.maxBodyBytes, door: door
     )
     .register(server: server, device: device)
     OpenAPIRoutes().register(on: router)

@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import Hummingbird
+import LiveActivitiesCore
 import NIOCore
 
 /// The simulator's admin API (plain HTTP, its own port): stats, recordings, trusted keys, knobs, reset.
@@ -56,10 +57,33 @@ enum AdminAPI {
             let recordings = state.snapshot().recordings
             let only = request.uri.queryParameters.get("token")?.lowercased()
             var devices: [String: Any] = [:]
+            let contracts = state.contracts.withLock { $0 }
             for (token, notes) in recordings where only == nil || token == only {
-                devices[token] = LiveActivityDevice.replaying(notes.map(\.body)).json
+                devices[token] = LiveActivityDevice.replaying(notes.map(\.body), contract: contracts[token]).json
             }
             return try json(devices)
+        }
+        // The app build's contract on these devices: `{"tokens": [...], "contract": {"content_state", "attributes"}}`;
+        // `"contract": null` removes it.
+        router.post("contracts") { request, _ in
+            let object = try await body(request)
+            guard let tokens = object["tokens"] as? [String] else {
+                return try json(["error": "tokens is required"], status: .badRequest)
+            }
+            var contract: AttributesContract?
+            if let raw = object["contract"], !(raw is NSNull) {
+                do {
+                    let data = try JSONSerialization.data(withJSONObject: raw)
+                    let document = try JSONDecoder().decode(JSONValue.self, from: data)
+                    contract = try AttributesContract(attributesType: "device", version: 0, document: document)
+                } catch let error as ValidationError {
+                    return try json(["error": "contract.\(error.path): \(error.rule)"], status: .badRequest)
+                }
+            }
+            state.contracts.withLock { map in
+                for token in tokens { map[token.lowercased()] = contract }
+            }
+            return try json(["ok": true])
         }
         router.post("keys") { request, _ in
             let object = try await body(request)

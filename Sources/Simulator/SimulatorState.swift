@@ -1,6 +1,7 @@
 import APNsTransport
 import Crypto
 import Foundation
+import LiveActivitiesCore
 import Synchronization
 
 /// The simulator's knobs (`POST /config`); keys left out of a request keep their value.
@@ -169,6 +170,9 @@ public final class SimulatorState: Sendable {
     /// The broadcast channels Apple would know, per bundle id: channel id -> its storage policy and creation time.
     let channels = Mutex<[String: [String: BroadcastChannelRecord]]>([:])
 
+    /// The contract each device's app build decodes with, by token (`POST /contracts`): its device model drops what
+    /// would not decode (`LiveActivityDevice`).
+    let contracts = Mutex<[String: AttributesContract]>([:])
     private let knobs = Mutex(SimulatorKnobs())
     private let keys = Mutex<[String: TrustedKey]>([:])
     private let counters = Mutex(Counters())

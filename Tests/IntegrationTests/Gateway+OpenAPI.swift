@@ -64,7 +64,7 @@ import Testing
             )
             let values = [
                 "channel_id": channel, "name": "match", "attributes_type": "MatchAttributes", "push_id": push,
-                "key": victim.key, "schedule_id": UUID().uuidString.lowercased(),
+                "key": victim.key, "schedule_id": UUID().uuidString.lowercased(), "version": "1",
             ]
             var checked = 0
             // Destructive operator calls last.

@@ -38,7 +38,7 @@ struct ActivityRoutes {
         let (channelID, type) = (try await self.access.channelID(request, context), try Self.attributesType(context))
         let body = try await request.decodeJSON(PushToStartRegistration.self, limit: self.bodyLimit)
         let result = try await self.activities.setPushToStart(
-            appID: tenant.appID, channelID: channelID, attributesType: type, token: body.token)
+            appID: tenant.appID, channelID: channelID, attributesType: type, body)
         return OK(Result(result: result.rawValue), status: result == .created ? .created : .ok)
     }
 

@@ -10,6 +10,8 @@ struct PushRoutes {
     /// Reports read here: the primary, or a replica (`DATABASE_READ_URL`), as lag does not matter to a report.
     let reports: any PushStore
     let bodyLimit: Int
+    /// The contracts' check (docs/contracts.md), before anything is written.
+    let door: ContractDoor
 
     static let idempotencyKey = HTTPField.Name("Idempotency-Key")!
 
@@ -20,14 +22,30 @@ struct PushRoutes {
         server.delete("pushes/{push_id}", use: self.cancel)
     }
 
-    @Sendable func send(_ request: Request, context: GatewayContext) async throws -> OK<PushAccepted> {
+    /// Airship's answer, and what the contracts' check did to each push (only when a contract applied to one).
+    struct Answer: Encodable, Sendable {
+        var accepted: PushAccepted
+        var contracts: [ContractReport]?
+
+        enum CodingKeys: String, CodingKey { case contracts }
+
+        func encode(to encoder: any Encoder) throws {
+            try self.accepted.encode(to: encoder)
+            var c = encoder.container(keyedBy: CodingKeys.self)
+            try c.encodeIfPresent(self.contracts, forKey: .contracts)
+        }
+    }
+
+    @Sendable func send(_ request: Request, context: GatewayContext) async throws -> OK<Answer> {
         let tenant = try context.requireTenant()
         let key = try Self.idempotencyKey(request)
         let submission = try await request.decodeJSON(PushSubmission.self, limit: self.bodyLimit)
         let now = Date()
         try submission.checkTimestamps(now: now)
+        let (pushes, reports) = try await self.door.check(
+            appID: tenant.appID, submission.pushes, prefix: { submission.pushes.count > 1 ? "[\($0)]." : "" })
         let (accepted, replayed) = try await self.pushes.submit(
-            appID: tenant.appID, submission.pushes, idempotencyKey: key, now: now)
+            appID: tenant.appID, pushes, idempotencyKey: key, now: now)
         context.logger.info(
             "push accepted",
             metadata: [
@@ -35,16 +53,23 @@ struct PushRoutes {
                 "push_ids": "\(accepted.pushIDs.map { $0.uuidString.lowercased() }.joined(separator: ","))",
                 "replayed": "\(replayed)",
             ])
-        return OK(accepted, status: .accepted)
+        return OK(
+            Answer(accepted: accepted, contracts: ContractReport.answer(reports)), status: .accepted)
     }
 
-    @Sendable func validate(_ request: Request, context: GatewayContext) async throws -> OK<Empty> {
+    struct Validated: Encodable, Sendable {
+        var contracts: [ContractReport]?
+    }
+
+    @Sendable func validate(_ request: Request, context: GatewayContext) async throws -> OK<Validated> {
         let tenant = try context.requireTenant()
         let submission = try await request.decodeJSON(PushSubmission.self, limit: self.bodyLimit)
         let now = Date()
         try submission.checkTimestamps(now: now)
-        try await self.pushes.validate(appID: tenant.appID, submission.pushes, now: now)
-        return OK(Empty())
+        let (pushes, reports) = try await self.door.check(
+            appID: tenant.appID, submission.pushes, prefix: { submission.pushes.count > 1 ? "[\($0)]." : "" })
+        try await self.pushes.validate(appID: tenant.appID, pushes, now: now)
+        return OK(Validated(contracts: ContractReport.answer(reports)))
     }
 
     struct Report: Encodable, Sendable { var push: PushReport }

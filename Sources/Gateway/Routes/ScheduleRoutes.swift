@@ -11,6 +11,7 @@ struct ScheduleRoutes {
     let reads: any ScheduleStore
     let access: ChannelAccess
     let bodyLimit: Int
+    let door: ContractDoor
 
     func register(server: RouterGroup<GatewayContext>, device: RouterGroup<GatewayContext>) {
         server.post("schedules", use: self.create)
@@ -35,7 +36,14 @@ struct ScheduleRoutes {
     @Sendable func create(_ request: Request, context: GatewayContext) async throws -> OK<Created> {
         let tenant = try context.requireTenant()
         let submission = try await request.decodeJSON(OneOrMany<ScheduleRequest>.self, limit: self.bodyLimit)
-        let created = try await self.schedules.create(appID: tenant.appID, submission.elements, now: Date())
+        var requests = submission.elements
+        for index in requests.indices {
+            let prefix = requests.count > 1 ? "[\(index)].push." : "push."
+            requests[index].push.liveActivity = try await self.door.check(
+                appID: tenant.appID, requests[index].push.liveActivity, path: "\(prefix)notification.ios.live_activity"
+            ).notification
+        }
+        let created = try await self.schedules.create(appID: tenant.appID, requests, now: Date())
         let ids = created.map { $0.id.uuidString.lowercased() }
         return OK(Created(scheduleURLs: ids.map { "/api/schedules/\($0)" }, scheduleIDs: ids), status: .created)
     }
@@ -60,7 +68,10 @@ struct ScheduleRoutes {
     @Sendable func replace(_ request: Request, context: GatewayContext) async throws -> OK<One> {
         let tenant = try context.requireTenant()
         let id = try Self.scheduleID(context)
-        let body = try await request.decodeJSON(ScheduleRequest.self, limit: self.bodyLimit)
+        var body = try await request.decodeJSON(ScheduleRequest.self, limit: self.bodyLimit)
+        body.push.liveActivity = try await self.door.check(
+            appID: tenant.appID, body.push.liveActivity, path: "push.notification.ios.live_activity"
+        ).notification
         guard let schedule = try await self.schedules.replace(appID: tenant.appID, id: id, body, now: Date()) else {
             throw APIError.notFound("The schedule")
         }
@@ -87,7 +98,11 @@ struct ScheduleRoutes {
     @Sendable func scheduleUpdate(_ request: Request, context: GatewayContext) async throws -> OK<Scheduled> {
         let tenant = try context.requireTenant()
         let (channelID, name) = (try await self.access.channelID(request, context), try ActivityRoutes.name(context))
-        let body = try await request.decodeJSON(ActivityUpdateRequest.self, limit: self.bodyLimit)
+        var body = try await request.decodeJSON(ActivityUpdateRequest.self, limit: self.bodyLimit)
+        var named = body.notification
+        named.name = name
+        body.notification.contentState = try await self.door.check(appID: tenant.appID, named, path: "").notification
+            .contentState
         let key = try PushRoutes.idempotencyKey(request)
         let (id, sendAt) = try await self.schedules.scheduleUpdate(
             appID: tenant.appID, channelID: channelID, name: name, body, now: Date(), idempotencyKey: key)

@@ -81,7 +81,8 @@ public enum PushToStartResult: String, Sendable {
 /// Push-to-start tokens and live-activity instances of one app's channels. Every call is one transaction and
 /// throws `RegistryError.channelNotFound` for a channel of another app.
 public protocol ActivityStore: Sendable {
-    func setPushToStart(appID: Int64, channelID: UUID, attributesType: String, token: String) async throws
+    func setPushToStart(appID: Int64, channelID: UUID, attributesType: String, _ registration: PushToStartRegistration)
+        async throws
         -> PushToStartResult
     /// How many tokens were deleted (0 or 1).
     func deletePushToStart(appID: Int64, channelID: UUID, attributesType: String) async throws -> Int

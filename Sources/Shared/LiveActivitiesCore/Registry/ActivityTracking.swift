@@ -12,6 +12,8 @@ public struct ActivityTracking: Sendable, Equatable, Decodable {
     public var endAt: Int64?
     /// The attributes the activity was started with: a renewal (past Apple's 8 hours) starts it again with them.
     public var attributes: [String: JSONValue]?
+    /// The contract version of the type that the app's build carries (docs/contracts.md); 0 when not given.
+    public var contractVersion: Int = 0
 
     /// `attributes` as JSON text, "" when absent (how the track statement binds it).
     public var attributesJSON: String {
@@ -28,6 +30,7 @@ public struct ActivityTracking: Sendable, Equatable, Decodable {
         case endAt = "end_at"
         case broadcastChannelID = "broadcast_channel_id"
         case attributes
+        case contractVersion = "contract_version"
     }
 
     public init(
@@ -62,6 +65,7 @@ public struct ActivityTracking: Sendable, Equatable, Decodable {
         if self.attributes != nil, self.attributesJSON.utf8.count > 4096 {
             throw ValidationError(path: "attributes", rule: "may be at most 4096 bytes of JSON")
         }
+        self.contractVersion = try RegistryRules.contractVersion(c, .contractVersion)
         self.endAt = try c.decodeIfPresent(Int64.self, forKey: .endAt)
         if let endAt = self.endAt {
             guard endAt <= LiveActivityNotification.latestSeconds else {

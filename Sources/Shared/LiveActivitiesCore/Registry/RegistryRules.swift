@@ -2,6 +2,16 @@ import Foundation
 
 /// Input rules of the device registry. Pure functions: no I/O.
 public enum RegistryRules {
+    /// A build's contract version (`contract_version`, docs/contracts.md): 1 to 1,000,000; 0 when absent.
+    public static func contractVersion<Key: CodingKey>(_ c: KeyedDecodingContainer<Key>, _ key: Key) throws -> Int {
+        guard let version = try c.decodeIfPresent(Int.self, forKey: key) else { return 0 }
+        guard AttributesContract.versions.contains(version) else {
+            throw ValidationError(
+                path: ValidationError.path(c.codingPath + [key]), rule: "must be 1 to 1000000")
+        }
+        return version
+    }
+
     /// APNs tokens are the bytes iOS gives, in hex: even length, 8 to 200 bytes. Upper case is accepted and
     /// stored lower case (the form APNs paths and our indexes use).
     public static func token(_ raw: String, path: String) throws(ValidationError) -> String {

@@ -81,20 +81,20 @@ extension PostgresActivityStore {
 /// Many calls go in one statement (see `TrackBatcher`), one row per call in their order; no two share a channel and
 /// name, so each write is matched back to its call by the instance id or by `(channel_id, name)`.
 struct TrackStatement: PostgresPreparedStatement, NamedStatement {
-    static let name = "lagw_track_v8"
+    static let name = "lagw_track_v9"
     static let sql = """
         WITH input AS (
             SELECT x.channel_id, x.app_id, x.name, x.system_activity_id, nullif(x.token, '') AS token,
                    x.attributes_type, nullif(x.broadcast, '') AS broadcast, nullif(x.attributes, '')::jsonb AS attributes,
-                   x.proof, x.n
+                   x.proof, x.contract_version, x.n
             FROM unnest($1::uuid[], $2::int8[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[],
-                        $8::text[], $9::text[])
+                        $8::text[], $9::text[], $10::int4[])
                 WITH ORDINALITY AS x(channel_id, app_id, name, system_activity_id, token, attributes_type, broadcast,
-                                     attributes, proof, n)
+                                     attributes, proof, contract_version, n)
         ),
         found AS (
             SELECT x.n, a.apns_environment AS environment, la.id, la.system_activity_id, la.push_token,
-                   la.attributes_type, la.state, la.broadcast_channel_id,
+                   la.attributes_type, la.state, la.broadcast_channel_id, la.contract_version,
                    EXISTS (SELECT 1 FROM live_activities e
                            WHERE e.channel_id = c.id AND e.system_activity_id = x.system_activity_id
                              AND e.state IN ('ended', 'expired')) AS requested_has_ended
@@ -108,22 +108,23 @@ struct TrackStatement: PostgresPreparedStatement, NamedStatement {
         rotated AS (
             UPDATE live_activities la
             SET push_token = x.token, broadcast_channel_id = x.broadcast, attributes_type = x.attributes_type,
-                attributes = coalesce(x.attributes, la.attributes),
+                attributes = coalesce(x.attributes, la.attributes), contract_version = x.contract_version,
                 environment = f.environment,
                 state = 'active', invalid_reason = NULL, invalidated_at = NULL, token_updated_at = now()
             FROM found f JOIN input x ON x.n = f.n
             WHERE la.id = f.id AND la.system_activity_id = x.system_activity_id AND la.state IN ('active', 'invalid')
               AND f.system_activity_id = x.system_activity_id
               AND NOT (f.push_token IS NOT DISTINCT FROM x.token AND f.attributes_type = x.attributes_type
-                       AND f.broadcast_channel_id IS NOT DISTINCT FROM x.broadcast AND f.state = 'active')
+                       AND f.broadcast_channel_id IS NOT DISTINCT FROM x.broadcast AND f.state = 'active'
+                       AND f.contract_version = x.contract_version)
             RETURNING la.id
         ),
         started AS (
             INSERT INTO live_activities
                 (app_id, channel_id, name, attributes_type, system_activity_id, push_token, environment,
-                 broadcast_channel_id, attributes, start_push_id)
+                 broadcast_channel_id, attributes, contract_version, start_push_id)
             SELECT x.app_id, x.channel_id, x.name, x.attributes_type, x.system_activity_id, x.token, f.environment,
-                   x.broadcast, x.attributes,
+                   x.broadcast, x.attributes, x.contract_version,
                    (SELECT sa.push_id FROM start_attempts sa
                     WHERE sa.channel_id = x.channel_id AND sa.name = x.name AND sa.attributes_type = x.attributes_type
                       AND sa.outcome = 'pending' AND sa.window_until > now()
@@ -176,7 +177,7 @@ struct TrackStatement: PostgresPreparedStatement, NamedStatement {
     var calls: [Call]
 
     func makeBindings() throws -> PostgresBindings {
-        var bindings = PostgresBindings(capacity: 9)
+        var bindings = PostgresBindings(capacity: 10)
         bindings.append(self.calls.map(\.channelID))
         bindings.append(self.calls.map(\.appID))
         bindings.append(self.calls.map(\.name))
@@ -186,6 +187,7 @@ struct TrackStatement: PostgresPreparedStatement, NamedStatement {
         bindings.append(self.calls.map(\.tracking.broadcastChannelID))
         bindings.append(self.calls.map(\.tracking.attributesJSON))
         bindings.append(self.calls.map(\.proof))
+        bindings.append(self.calls.map { Int32($0.tracking.contractVersion) })
         return bindings
     }
 
@@ -210,7 +212,7 @@ struct TrackStatement: PostgresPreparedStatement, NamedStatement {
 /// Ends instance `replacing` as `replaced` and starts this activity under the name, in one statement: nothing starts
 /// unless that instance was still current.
 struct TrackReplaceStatement: PostgresPreparedStatement, NamedStatement {
-    static let name = "lagw_track_replace_v5"
+    static let name = "lagw_track_replace_v6"
     static let sql = """
         WITH replaced AS (
             UPDATE live_activities SET state = 'ended', ended_reason = 'replaced', ended_at = now()
@@ -220,8 +222,8 @@ struct TrackReplaceStatement: PostgresPreparedStatement, NamedStatement {
         inserted AS (
             INSERT INTO live_activities
                 (app_id, channel_id, name, attributes_type, system_activity_id, push_token, environment,
-                 broadcast_channel_id, attributes, start_push_id)
-            SELECT $1, $2, $3, $4, $5, nullif($6, ''), $7, nullif($9, ''), nullif($10, '')::jsonb,
+                 broadcast_channel_id, attributes, contract_version, start_push_id)
+            SELECT $1, $2, $3, $4, $5, nullif($6, ''), $7, nullif($9, ''), nullif($10, '')::jsonb, $11,
                    (SELECT sa.push_id FROM start_attempts sa
                     WHERE sa.channel_id = $2 AND sa.name = $3 AND sa.attributes_type = $4 AND sa.outcome = 'pending'
                       AND sa.window_until > now()
@@ -246,7 +248,7 @@ struct TrackReplaceStatement: PostgresPreparedStatement, NamedStatement {
     var replacing: Int64
 
     func makeBindings() throws -> PostgresBindings {
-        var bindings = PostgresBindings(capacity: 10)
+        var bindings = PostgresBindings(capacity: 11)
         bindings.append(self.appID)
         bindings.append(self.channelID)
         bindings.append(self.name)
@@ -257,6 +259,7 @@ struct TrackReplaceStatement: PostgresPreparedStatement, NamedStatement {
         bindings.append(self.replacing)
         bindings.append(self.tracking.broadcastChannelID)
         bindings.append(self.tracking.attributesJSON)
+        bindings.append(Int32(self.tracking.contractVersion))
         return bindings
     }
 

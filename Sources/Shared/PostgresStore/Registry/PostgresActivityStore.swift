@@ -21,11 +21,13 @@ public struct PostgresActivityStore: ActivityStore {
 
     var logger: Logger { self.database.logger }
 
-    public func setPushToStart(appID: Int64, channelID: UUID, attributesType: String, token: String) async throws
-        -> PushToStartResult
-    {
+    public func setPushToStart(
+        appID: Int64, channelID: UUID, attributesType: String, _ registration: PushToStartRegistration
+    ) async throws -> PushToStartResult {
         let rows = try await self.database.client.query(
-            RegistryStatements.SetPushToStart.query(channelID, appID, token, attributesType), logger: self.logger)
+            RegistryStatements.SetPushToStart.query(
+                channelID, appID, registration.token, attributesType, Int32(registration.contractVersion)),
+            logger: self.logger)
         guard let row = try rows.elements.first.map(RegistryStatements.SetPushToStart.Row.init), row.channelFound
         else { throw RegistryError.channelNotFound }
         if row.created == true { return .created }

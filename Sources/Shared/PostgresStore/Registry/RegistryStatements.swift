@@ -16,7 +16,7 @@ enum RegistryStatements {
     /// channel (scoped by app), the upsert, and whether anything changed. Every registration, even an unchanged one,
     /// clears a suspect token (`registered_again_at`).
     enum SetPushToStart: NamedStatement {
-        static let name = "lagw_push_to_start_set"
+        static let name = "lagw_push_to_start_set_v2"
         static let sql = """
             WITH ch AS (
                 SELECT c.id, a.apns_environment FROM channels c JOIN apps a ON a.id = c.app_id
@@ -26,10 +26,12 @@ enum RegistryStatements {
                 FROM push_to_start_tokens p JOIN ch ON p.channel_id = ch.id
                 WHERE p.attributes_type = $4
             ), up AS (
-                INSERT INTO push_to_start_tokens AS p (channel_id, app_id, attributes_type, token, environment)
-                SELECT id, $2, $4, $3, apns_environment FROM ch
+                INSERT INTO push_to_start_tokens AS p
+                    (channel_id, app_id, attributes_type, token, environment, contract_version)
+                SELECT id, $2, $4, $3, apns_environment, $5 FROM ch
                 ON CONFLICT (channel_id, attributes_type) DO UPDATE
                 SET token = excluded.token, environment = excluded.environment, state = 'active',
+                    contract_version = excluded.contract_version,
                     invalid_reason = NULL, invalidated_at = NULL, registered_again_at = now(),
                     updated_at = CASE WHEN p.token <> excluded.token OR p.state <> 'active'
                                            OR p.environment <> excluded.environment THEN now() ELSE p.updated_at END

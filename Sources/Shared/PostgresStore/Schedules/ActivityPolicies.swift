@@ -56,6 +56,8 @@ public struct ActivityPolicies: Sendable, Equatable, Codable {
     public var deviceNamedUser: Bool?
     /// Request rates and quotas (`ActivityPolicies+Limits.swift`).
     public var limits: Limits
+    /// What the door does with contracts (docs/contracts.md; default `enforce`).
+    public var contractPolicy: ContractPolicy?
 
     enum CodingKeys: String, CodingKey, CaseIterable {
         case activityMaxAgeSeconds = "activity_max_age_seconds"
@@ -72,6 +74,7 @@ public struct ActivityPolicies: Sendable, Equatable, Codable {
         case deviceTagGroups = "device_tag_groups"
         case deviceNamedUser = "device_named_user"
         case limits
+        case contractPolicy = "contract_policy"
     }
 
     public init(from decoder: any Decoder) throws {
@@ -124,6 +127,12 @@ public struct ActivityPolicies: Sendable, Equatable, Codable {
         }
         self.deviceNamedUser = try c.decodeIfPresent(Bool.self, forKey: .deviceNamedUser)
         self.limits = try c.decodeIfPresent(Limits.self, forKey: .limits) ?? Limits()
+        if let raw = try c.decodeIfPresent(String.self, forKey: .contractPolicy) {
+            guard let policy = ContractPolicy(rawValue: raw) else {
+                throw ValidationError(path: "contract_policy", rule: "must be off, dry_run, enforce or required")
+            }
+            self.contractPolicy = policy
+        }
         let types = self.idleEnd.map { $0.attributesType ?? "" }
         guard Set(types).count == types.count else {
             throw ValidationError(path: "idle_end", rule: "names each attributes type (and the default) at most once")
@@ -133,7 +142,7 @@ public struct ActivityPolicies: Sendable, Equatable, Codable {
     /// Replaces the policies of the app with this key; false when there is no such app.
     public func apply(appKey: String, database: Database) async throws -> Bool {
         try await database.transaction { connection in
-            var bindings = PostgresBindings(capacity: 17)
+            var bindings = PostgresBindings(capacity: 18)
             bindings.append(self.activityMaxAgeSeconds)
             bindings.append(self.retentionSeconds)
             bindings.append(self.broadcastIdleSeconds)
@@ -151,6 +160,7 @@ public struct ActivityPolicies: Sendable, Equatable, Codable {
             bindings.append(self.limits.value(.maxSchedules))
             bindings.append(self.limits.value(.maxTagsPerChannel))
             bindings.append(appKey)
+            bindings.append(self.contractPolicy?.rawValue)
             let rows = try await connection.query(PolicyStatements.UpdateApp.bound(bindings), logger: database.logger)
             var appID: Int64?
             for try await id in rows.decode(Int64.self) { appID = id }

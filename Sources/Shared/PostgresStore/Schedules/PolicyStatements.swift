@@ -11,9 +11,9 @@ enum PolicyStatements {
     /// `$2` registry retention, `$3` broadcast idle, `$5` start confirm window. `$4` broadcast delete unknown,
     /// `$6` starts per channel per hour, `$7` suspect after starts, `$8` skip suspect tokens, `$9` device tag groups,
     /// `$10` device named user; limits: `$11` server and `$12` device requests per second, `$13` pending updates per
-    /// activity, `$14` pending updates, `$15` schedules, `$16` tags per channel. Returns the app's id.
+    /// activity, `$14` pending updates, `$15` schedules, `$16` tags per channel; `$18` contract policy. Returns the app's id.
     enum UpdateApp: NamedStatement {
-        static let name = "lagw_policies_update_app"
+        static let name = "lagw_policies_update_app_v2"
         static let sql = """
             UPDATE apps SET
                 activity_max_age = coalesce(make_interval(secs => $1), activity_max_age),
@@ -32,6 +32,7 @@ enum PolicyStatements {
                 max_pending_updates = coalesce($14, max_pending_updates),
                 max_schedules = coalesce($15, max_schedules),
                 max_tags_per_channel = coalesce($16, max_tags_per_channel),
+                contract_policy = coalesce($18, contract_policy),
                 updated_at = now()
             WHERE app_key = $17 RETURNING id
             """
