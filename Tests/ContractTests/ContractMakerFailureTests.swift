@@ -35,8 +35,22 @@ import Testing
 
     @Test func recursion() throws {
         let error = try self.failure(ContractMakerShapes.Thread.self)
-        #expect(error.path.hasPrefix("content_state.root.replies[].replies[]"))
-        #expect(error.reason.contains("nested deeper than 32 levels at Comment"))
+        #expect(error.path == "content_state.root.replies[]")
+        #expect(error.reason.hasPrefix("Comment contains itself (directly, or through an optional or an array)"))
+    }
+
+    /// Its stand-in raw value (0) is one of its cases: refused all the same, not described as any integer.
+    @Test func enumThatIsNotCaseIterableTakingTheStandIn() throws {
+        let error = try self.failure(ContractMakerShapes.WithLevel.self)
+        #expect(error.path == "content_state.level")
+        #expect(error.reason.contains("make Level CaseIterable"))
+    }
+
+    /// A struct wrapping a raw value takes any value of it: described by that value.
+    @Test func rawValueStructIsItsRawValue() throws {
+        #expect(
+            try ActivityContract.schema(of: ContractMakerShapes.WithToken.self)
+                == .object(properties: ["token": .string(format: nil)], required: ["token"]))
     }
 
     @Test func dictionaryWithKeysOtherThanStrings() throws {

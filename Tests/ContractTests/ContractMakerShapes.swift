@@ -21,13 +21,24 @@ enum ContractMakerShapes {
     }
 
     /// An enum with associated values (Swift's synthesized Codable reads the payload's keys).
-    enum Outcome: Codable { case win(by: Int), draw }
+    enum Outcome: Codable {
+        case win(by: Int)
+        case draw
+    }
     struct WithOutcome: Codable { var outcome: Outcome }
 
     /// A String enum that is not CaseIterable: its cases cannot be listed.
     enum Phase: String, Codable { case pregame, live }
     struct Score: Codable { var phase: Phase }
     struct WithScore: Codable { var score: Score }
+
+    /// Not CaseIterable, and 0 (the walk's stand-in Int) is one of its raw values.
+    enum Level: Int, Codable { case zero, one }
+    struct WithLevel: Codable { var level: Level }
+
+    /// A struct wrapping a raw value: any string decodes.
+    struct Token: RawRepresentable, Codable { var rawValue: String }
+    struct WithToken: Codable { var token: Token }
 
     /// A custom `init(from:)` that branches on a decoded value.
     struct Clock: Decodable {
@@ -72,6 +83,9 @@ enum ContractMakerShapes {
     struct ByID: Codable { var scores: [UUID: Int] }
 
     /// Raw values the contract language has no enum of.
-    enum Weight: Double, Codable, CaseIterable { case light = 0.5, heavy = 2 }
+    enum Weight: Double, Codable, CaseIterable {
+        case light = 0.5
+        case heavy = 2
+    }
     struct WithWeight: Codable { var weight: Weight }
 }

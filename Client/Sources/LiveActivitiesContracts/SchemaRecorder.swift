@@ -12,6 +12,8 @@ final class SchemaRecorder {
 
     let root: String
     private(set) var failure: ContractError?
+    /// The types whose `init(from:)` runs now, outermost first: names the type that contains itself.
+    private var walking: [(type: ObjectIdentifier, name: String, path: [String])] = []
 
     init(root: String) { self.root = root }
 
@@ -25,13 +27,7 @@ final class SchemaRecorder {
 
     func walk<T: Decodable>(_ type: T.Type, at path: [String]) throws -> (schema: ContractSchema, value: T) {
         if let failure { throw failure }
-        guard path.count <= Self.maxDepth else {
-            throw self.error(
-                path,
-                "nested deeper than \(Self.maxDepth) levels at \(T.self): a type that contains itself (directly, or "
-                    + "through an optional or an array) cannot be described; the contract language has no references, "
-                    + "so bound the recursion (a fixed number of levels) or flatten it")
-        }
+        guard path.count <= Self.maxDepth else { throw self.recursion(at: path) }
         if let (schema, value) = Self.scalar(T.self) { return (schema, value as! T) }
         if let optional = T.self as? any OptionalMarker.Type {
             var schema = try self.walkAny(optional.wrappedType, at: path)
@@ -52,20 +48,32 @@ final class SchemaRecorder {
             let values = try self.walkAny(dictionary.valueType, at: path + ["*"])
             return (.dictionary(values: values), dictionary.empty as! T)
         }
+        let notCaseIterable = self.error(
+            path,
+            "\(T.self) is an enum that is not CaseIterable, so its raw values cannot be listed: make \(T.self) "
+                + "CaseIterable")
+        let walked: (schema: ContractSchema, value: T)
         do {
-            return try self.decode(T.self, at: path)
-        } catch let error as ContractError where T.self is any RawRepresentable.Type {
+            walked = try self.decode(T.self, at: path)
+        } catch let error as ContractError
+            where T.self is any RawRepresentable.Type && error.path == notCaseIterable.path
+        {
             // Its `init(from:)` refused the stand-in raw value: an enum whose cases the walk cannot list.
-            throw self.error(
-                path,
-                "\(T.self) is an enum that is not CaseIterable, so its raw values cannot be listed: make \(T.self) "
-                    + "CaseIterable (\(error.reason))")
+            throw notCaseIterable
         }
+        // An enum that took the stand-in (a case whose raw value is "" or 0) would be described as any string or
+        // integer; a struct wrapping a raw value (any value) is.
+        if T.self is any RawRepresentable.Type, Mirror(reflecting: walked.value).displayStyle == .enum {
+            throw notCaseIterable
+        }
+        return walked
     }
 
     /// Runs `T.init(from:)` on a `SchemaDecoder`.
     private func decode<T: Decodable>(_ type: T.Type, at path: [String]) throws -> (schema: ContractSchema, value: T) {
         let decoder = SchemaDecoder(recorder: self, path: path)
+        self.walking.append((ObjectIdentifier(T.self), "\(T.self)", path))
+        defer { self.walking.removeLast() }
         let value: T
         do {
             value = try T(from: decoder)
@@ -81,6 +89,19 @@ final class SchemaRecorder {
         }
         if let failure { throw failure }
         return (try decoder.schema(of: T.self), value)
+    }
+
+    func display(_ path: [String]) -> String { ContractError.display(root: self.root, path) }
+
+    /// Past `maxDepth`: names the first type met again inside itself, where it is met again.
+    private func recursion(at path: [String]) -> ContractError {
+        var seen: Set<ObjectIdentifier> = []
+        let again = self.walking.first { !seen.insert($0.type).inserted }
+        return self.error(
+            again?.path ?? path,
+            "\(again?.name ?? "a type") contains itself (directly, or through an optional or an array): the contract "
+                + "language has no references, so a recursive type cannot be described; bound the recursion (a fixed "
+                + "number of levels of distinct types) or flatten it")
     }
 
     func walkAny(_ type: any Decodable.Type, at path: [String]) throws -> ContractSchema {
