@@ -39,6 +39,12 @@ import Testing
         #expect(error.reason.hasPrefix("Comment contains itself (directly, or through an optional or an array)"))
     }
 
+    @Test func nestingPastTheBound() throws {
+        let error = try self.failure(ContractMakerShapes.WithDeep.self)
+        #expect(error.path.hasPrefix("content_state.deep.next.next.next"))
+        #expect(error.reason.hasPrefix("a type nested deeper than 32 levels contains itself"))
+    }
+
     /// Its stand-in raw value (0) is one of its cases: refused all the same, not described as any integer.
     @Test func enumThatIsNotCaseIterableTakingTheStandIn() throws {
         let error = try self.failure(ContractMakerShapes.WithLevel.self)

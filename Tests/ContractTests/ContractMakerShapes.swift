@@ -79,6 +79,13 @@ enum ContractMakerShapes {
     }
     struct Thread: Codable { var root: Comment }
 
+    /// Recursion through a different type at each level (`Deep<Int>`, `Deep<[Int]>`, ...): only a bound stops it.
+    final class Deep<Value: Codable>: Codable {
+        var value: Value
+        var next: Deep<[Value]>?
+    }
+    struct WithDeep: Codable { var deep: Deep<Int> }
+
     /// Keys that JSONEncoder writes as an array of alternating keys and values.
     struct ByID: Codable { var scores: [UUID: Int] }
 

@@ -7,7 +7,8 @@ import Foundation
 /// What the walk cannot describe is kept in `failure` (the non-throwing `contains`, `allKeys` and `decodeNil()` cannot
 /// throw it) and thrown when the type's `init(from:)` returns.
 final class SchemaRecorder {
-    /// A content state deeper than this is a recursive type: the contract language has no references.
+    /// A bound on nesting, for recursion through types that differ at each level (generics); a type met again inside
+    /// itself is refused at once.
     static let maxDepth = 32
 
     let root: String
@@ -27,7 +28,9 @@ final class SchemaRecorder {
 
     func walk<T: Decodable>(_ type: T.Type, at path: [String]) throws -> (schema: ContractSchema, value: T) {
         if let failure { throw failure }
-        guard path.count <= Self.maxDepth else { throw self.recursion(at: path) }
+        guard path.count <= Self.maxDepth else {
+            throw self.recursion(at: path, "a type nested deeper than \(Self.maxDepth) levels")
+        }
         if let (schema, value) = Self.scalar(T.self) { return (schema, value as! T) }
         if let optional = T.self as? any OptionalMarker.Type {
             var schema = try self.walkAny(optional.wrappedType, at: path)
@@ -72,6 +75,10 @@ final class SchemaRecorder {
     /// Runs `T.init(from:)` on a `SchemaDecoder`.
     private func decode<T: Decodable>(_ type: T.Type, at path: [String]) throws -> (schema: ContractSchema, value: T) {
         let decoder = SchemaDecoder(recorder: self, path: path)
+        // Its walk inside itself would be the same walk again, forever.
+        if self.walking.contains(where: { $0.type == ObjectIdentifier(T.self) }) {
+            throw self.recursion(at: path, "\(T.self)")
+        }
         self.walking.append((ObjectIdentifier(T.self), "\(T.self)", path))
         defer { self.walking.removeLast() }
         let value: T
@@ -93,15 +100,12 @@ final class SchemaRecorder {
 
     func display(_ path: [String]) -> String { ContractError.display(root: self.root, path) }
 
-    /// Past `maxDepth`: names the first type met again inside itself, where it is met again.
-    private func recursion(at path: [String]) -> ContractError {
-        var seen: Set<ObjectIdentifier> = []
-        let again = self.walking.first { !seen.insert($0.type).inserted }
-        return self.error(
-            again?.path ?? path,
-            "\(again?.name ?? "a type") contains itself (directly, or through an optional or an array): the contract "
-                + "language has no references, so a recursive type cannot be described; bound the recursion (a fixed "
-                + "number of levels of distinct types) or flatten it")
+    private func recursion(at path: [String], _ name: String) -> ContractError {
+        self.error(
+            path,
+            "\(name) contains itself (directly, or through an optional or an array): the contract language has no "
+                + "references, so a recursive type cannot be described; bound the recursion (a fixed number of levels "
+                + "of distinct types) or flatten it")
     }
 
     func walkAny(_ type: any Decodable.Type, at path: [String]) throws -> ContractSchema {
