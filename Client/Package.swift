@@ -20,6 +20,8 @@ let package = Package(
         // Contracts (the shapes the app decodes) made from the app's own `Codable` types, and their upload: for the app's
         // tests and CI, never shipped in the app (uploading takes the master secret).
         .library(name: "LiveActivitiesContracts", targets: ["LiveActivitiesContracts"]),
+        // `live-activities-contract upload`: the CI step that uploads a contract the app's tests made.
+        .executable(name: "live-activities-contract", targets: ["LiveActivitiesContractTool"]),
         // ActivityKit's stand-in, for tests where ActivityKit cannot be imported (Linux, macOS).
         .library(name: "ActivityKitStandIn", targets: ["ActivityKitStandIn"]),
     ],
@@ -37,6 +39,8 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .target(name: "LiveActivitiesContracts", swiftSettings: swiftSettings),
+        .executableTarget(
+            name: "LiveActivitiesContractTool", dependencies: ["LiveActivitiesContracts"], swiftSettings: swiftSettings),
         .target(name: "LiveActivitiesUnity", dependencies: ["LiveActivitiesClient"], swiftSettings: swiftSettings),
     ]
 )

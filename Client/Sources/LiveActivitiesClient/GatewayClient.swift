@@ -114,10 +114,14 @@ public actor GatewayClient {
     // MARK: tokens and instances
 
     /// Sets or rotates the push-to-start token of an attributes type (iOS 17.2+ gives one per type).
-    public func setPushToStartToken(_ token: Data, attributesType: String) async throws {
+    /// `contractVersion`: the version of the type's contract this build decodes (issue 48), when it has one; the
+    /// gateway then refuses a start this device could not decode.
+    public func setPushToStartToken(_ token: Data, attributesType: String, contractVersion: Int? = nil) async throws {
         guard !token.isEmpty else { throw LiveActivitiesError.invalidToken }
+        var body: [String: Any] = ["token": PushTokenHex.encode(token)]
+        if let contractVersion { body["contract_version"] = contractVersion }
         let _: Empty = try await self.channelCall(
-            "PUT", "/push-to-start/\(Self.segment(attributesType))", body: ["token": PushTokenHex.encode(token)])
+            "PUT", "/push-to-start/\(Self.segment(attributesType))", body: body)
     }
 
     public func removePushToStartToken(attributesType: String) async throws {
@@ -125,11 +129,12 @@ public actor GatewayClient {
     }
 
     /// Tracks an instance under `name`: with its update token, or (iOS 18) the broadcast channel it follows. The same
-    /// id with a new token is a rotation; a new id under the name replaces the older instance.
+    /// id with a new token is a rotation; a new id under the name replaces the older instance. `contractVersion`: the
+    /// version of the type's contract this build decodes, when it has one (the gateway keeps which versions are live).
     @discardableResult
     public func track(
         name: String, attributesType: String, systemActivityID: String, token: Data? = nil,
-        broadcastChannelID: String? = nil
+        broadcastChannelID: String? = nil, contractVersion: Int? = nil
     ) async throws -> TrackResult {
         struct Answer: Decodable { var result: TrackResult }
         var body: [String: Any] = ["attributes_type": attributesType, "system_activity_id": systemActivityID]
@@ -138,6 +143,7 @@ public actor GatewayClient {
             body["token"] = PushTokenHex.encode(token)
         }
         if let broadcastChannelID { body["broadcast_channel_id"] = broadcastChannelID }
+        if let contractVersion { body["contract_version"] = contractVersion }
         let answer: Answer = try await self.channelCall("PUT", "/live-activities/\(Self.segment(name))", body: body)
         return answer.result
     }

@@ -22,7 +22,7 @@ actor ActivityWatcher {
     private var running: [String: Wanted] = [:]
     /// Ends and dismissals not yet accepted by the gateway.
     private var ends: [String: WantedEnd] = [:]
-    private var pushToStart: [String: (token: Data, synced: Bool)] = [:]
+    private var pushToStart: [String: (token: Data, contractVersion: Int?, synced: Bool)] = [:]
     private var enabled: (value: Bool, synced: Bool)?
 
     struct Wanted {
@@ -96,7 +96,7 @@ actor ActivityWatcher {
             done = await self.perform {
                 try await $0.track(
                     name: instance.name, attributesType: instance.attributesType, systemActivityID: instance.id,
-                    token: token)
+                    token: token, contractVersion: instance.contractVersion)
             }
         } else {
             // No token: tracked only where the install started it on a broadcast channel (kept across launches).
@@ -104,7 +104,7 @@ actor ActivityWatcher {
                 guard let channel = try await client.broadcastChannel(forActivity: instance.id) else { return }
                 try await client.track(
                     name: instance.name, attributesType: instance.attributesType, systemActivityID: instance.id,
-                    broadcastChannelID: channel)
+                    broadcastChannelID: channel, contractVersion: instance.contractVersion)
             }
         }
         // Marked synced only if nothing newer was wanted while the call was out.
@@ -129,15 +129,18 @@ actor ActivityWatcher {
         if done, self.ends[id]?.reason == end.reason { self.ends[id] = nil }
     }
 
-    func pushToStartToken(_ token: Data, attributesType: String) async {
+    func pushToStartToken(_ token: Data, attributesType: String, contractVersion: Int?) async {
         guard self.pushToStart[attributesType]?.token != token else { return }
-        self.pushToStart[attributesType] = (token, false)
+        self.pushToStart[attributesType] = (token, contractVersion, false)
         await self.sendPushToStart(attributesType)
     }
 
     private func sendPushToStart(_ type: String) async {
         guard let wanted = self.pushToStart[type], !wanted.synced else { return }
-        let done = await self.perform { try await $0.setPushToStartToken(wanted.token, attributesType: type) }
+        let done = await self.perform {
+            try await $0.setPushToStartToken(
+                wanted.token, attributesType: type, contractVersion: wanted.contractVersion)
+        }
         if done, self.pushToStart[type]?.token == wanted.token { self.pushToStart[type]?.synced = true }
     }
 

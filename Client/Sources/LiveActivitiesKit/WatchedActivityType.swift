@@ -10,6 +10,7 @@ import LiveActivitiesClient
 /// The ActivityKit glue for one attributes type `A`: reads what ActivityKit documents, hands it to the watcher.
 struct WatchedActivityType<A: ActivityAttributes & SendableMetatype>: WatchedType {
     let attributesType: String
+    let contractVersion: Int?
     let name: @Sendable (A) -> String
 
     func run(_ watcher: ActivityWatcher) async {
@@ -21,9 +22,13 @@ struct WatchedActivityType<A: ActivityAttributes & SendableMetatype>: WatchedTyp
                 let tokens = Activity<A>.pushToStartTokenUpdates
                 let current = Activity<A>.pushToStartToken
                 group.addTask {
-                    if let current { await watcher.pushToStartToken(current, attributesType: self.attributesType) }
+                    if let current {
+                        await watcher.pushToStartToken(
+                            current, attributesType: self.attributesType, contractVersion: self.contractVersion)
+                    }
                     for await token in tokens {
-                        await watcher.pushToStartToken(token, attributesType: self.attributesType)
+                        await watcher.pushToStartToken(
+                            token, attributesType: self.attributesType, contractVersion: self.contractVersion)
                     }
                 }
             }
@@ -67,7 +72,9 @@ struct WatchedActivityType<A: ActivityAttributes & SendableMetatype>: WatchedTyp
         }
         // What it is now is told before `follow` returns: a restore reconciles only after its activities are tracked.
         var handler = ActivityEventHandler(
-            instance: ActivityInstance(id: id, name: name, attributesType: self.attributesType), watcher: watcher)
+            instance: ActivityInstance(
+                id: id, name: name, attributesType: self.attributesType, contractVersion: self.contractVersion),
+            watcher: watcher)
         for event in first { await handler.handle(event) }
         await watcher.spawn(id) { [handler] in
             var handler = handler

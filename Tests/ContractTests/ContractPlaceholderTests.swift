@@ -1,5 +1,0 @@
-import Testing
-
-@Suite struct ContractPlaceholderTests {
-    @Test func placeholder() {}
-}
