@@ -38,7 +38,7 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
-        .target(name: "LiveActivitiesContracts", swiftSettings: swiftSettings),
+        .target(name: "LiveActivitiesContracts", dependencies: ["LiveActivitiesClient"], swiftSettings: swiftSettings),
         .executableTarget(
             name: "LiveActivitiesContractTool", dependencies: ["LiveActivitiesContracts"], swiftSettings: swiftSettings),
         .target(name: "LiveActivitiesUnity", dependencies: ["LiveActivitiesClient"], swiftSettings: swiftSettings),

@@ -10,10 +10,10 @@
     /// the session's work queue, which holds the queue and waits for that lock to resume the task. Seen here as a hung
     /// end-to-end test under load. A data task with a completion handler, cancelled from another thread than the
     /// cancellation handler's, takes the two locks in one order only.
-    final class CancellableDataTask: Sendable {
+    package final class CancellableDataTask: Sendable {
         private let state = Mutex<(task: URLSessionDataTask?, cancelled: Bool)>((nil, false))
 
-        static func data(for request: URLRequest, on session: URLSession) async throws -> (Data, URLResponse) {
+        package static func data(for request: URLRequest, on session: URLSession) async throws -> (Data, URLResponse) {
             let box = CancellableDataTask()
             return try await withTaskCancellationHandler {
                 try await withCheckedThrowingContinuation { continuation in

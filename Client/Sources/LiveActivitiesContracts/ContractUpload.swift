@@ -2,6 +2,8 @@ import Foundation
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
+    // `CancellableDataTask`: Linux's `URLSession.data(for:)` can deadlock on cancellation.
+    import LiveActivitiesClient
 #endif
 
 /// Uploads contracts to the gateway's server API: `PUT /api/attributes-types/{type}/contracts/{version}`, HTTP Basic
