@@ -40,7 +40,7 @@ import Testing
                         "attendance": {"minimum": 0, "type": "integer"},
                         "away_score": {"maximum": 32767, "minimum": -32768, "type": "integer"},
                         "counter": {"maximum": 4294967295, "minimum": 0, "type": "integer"},
-                        "crest": {"type": "string"},
+                        "crest": {"format": "byte", "type": "string"},
                         "delta": {"maximum": 2147483647, "minimum": -2147483648, "type": "integer"},
                         "expected": {"type": "number"},
                         "flags": {"items": {"type": "string"}, "type": "array"},

@@ -8,7 +8,7 @@ public indirect enum ContractSchema: Sendable, Equatable, Encodable {
     case dictionary(values: ContractSchema)
     /// `[X]`, `Set<X>`.
     case array(items: ContractSchema)
-    /// `String` (no format), `UUID` (`"uuid"`), `URL` (`"uri"`), `Data` (base64, no format).
+    /// `String` (no format), `UUID` (`"uuid"`), `URL` (`"uri"`), `Data` (`"byte"`: base64).
     case string(format: String?)
     /// A `CaseIterable` enum with `String` raw values: all of them.
     case stringEnum([String])

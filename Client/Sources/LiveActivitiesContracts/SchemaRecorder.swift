@@ -152,7 +152,7 @@ final class SchemaRecorder {
         case is Date.Type: return (.date, Date(timeIntervalSinceReferenceDate: 0))
         case is URL.Type: return (.string(format: "uri"), URL(string: "https://example.com")!)
         case is UUID.Type: return (.string(format: "uuid"), UUID())
-        case is Data.Type: return (.string(format: nil), Data())
+        case is Data.Type: return (.string(format: "byte"), Data())
         default: return nil
         }
     }

@@ -45,6 +45,10 @@ extension ContractSchema {
                 }
             case .uri?:
                 if URL(string: text) == nil { return ValidationError(path: path, rule: "expected \(self.expected)") }
+            case .byte?:
+                if Data(base64Encoded: text) == nil {
+                    return ValidationError(path: path, rule: "expected \(self.expected)")
+                }
             case nil: break
             }
             return nil
@@ -55,6 +59,17 @@ extension ContractSchema {
                     path: path, rule: "must be one of \(cases.map(String.init).joined(separator: ", "))")
             }
             return Self.bounds(Double(number), minimum, maximum, path: path)
+        case (.integer(let minimum, let maximum, let cases), .number(let number)):
+            // A whole number the request wrote as `3.0` is sent as `3` (JSONEncoder), which decodes as an integer; one
+            // that fits no 64-bit integer does not.
+            guard number.rounded() == number, number >= -0x1p63,
+                number < (maximum.map { $0 >= 0x1p63 } == true ? 0x1p64 : 0x1p63)
+            else { return ValidationError(path: path, rule: "expected \(self.expected)") }
+            if let cases, !cases.contains(Int64(exactly: number) ?? .min) {
+                return ValidationError(
+                    path: path, rule: "must be one of \(cases.map(String.init).joined(separator: ", "))")
+            }
+            return Self.bounds(number, minimum, maximum, path: path)
         case (.number(let minimum, let maximum, _), .integer(let number)):
             return Self.bounds(Double(number), minimum, maximum, path: path)
         case (.number(let minimum, let maximum, _), .number(let number)):

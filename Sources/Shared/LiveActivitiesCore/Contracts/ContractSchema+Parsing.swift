@@ -71,7 +71,7 @@ extension ContractSchema {
             var format: StringFormat?
             if let raw = node["format"] {
                 guard case .string(let name) = raw, let known = StringFormat(rawValue: name) else {
-                    throw ValidationError(path: "\(path).format", rule: "must be uuid or uri")
+                    throw ValidationError(path: "\(path).format", rule: "must be uuid, uri or byte")
                 }
                 format = known
             }

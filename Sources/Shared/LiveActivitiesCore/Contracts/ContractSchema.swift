@@ -20,6 +20,8 @@ public indirect enum ContractSchema: Sendable, Equatable {
         case uuid
         /// Foundation's `URL`: `JSONDecoder` refuses an empty string.
         case uri
+        /// Foundation's `Data`: base64 (`JSONDecoder.DataDecodingStrategy.base64`, the default).
+        case byte
     }
 
     /// The keywords a node may use; any other is refused, as the check could not keep a promise it does not know.
@@ -35,6 +37,7 @@ public indirect enum ContractSchema: Sendable, Equatable {
         case .array: "an array"
         case .string(.uuid, _): "a UUID string"
         case .string(.uri, _): "a URL string"
+        case .string(.byte, _): "a base64 string"
         case .string: "a string"
         case .integer: "an integer"
         case .number(_, _, true): "a date (seconds since 1 January 2001, Unix seconds or ISO 8601)"
