@@ -305,6 +305,7 @@ let package = Package(
                 "APNsBroadcast", "APNsCommon", "APNsTransport", "BroadcastManagement", "Delivery", "LiveActivitiesCore",
                 "PostgresStore", "Gateway", "Worker", "Simulator", "TestSupport",
                 .product(name: "LiveActivitiesClient", package: "Client"),
+                .product(name: "LiveActivitiesContracts", package: "Client"),
                 .product(name: "LiveActivitiesKit", package: "Client"),
                 .product(name: "ActivityKitStandIn", package: "Client"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
