@@ -93,6 +93,13 @@ struct GatewayAPI: Sendable {
         }
     }
 
+    /// `PUT /api/attributes-types/<type>/contracts/<version>` with `document` (JSON text).
+    func putContract(_ type: String, version: Int, document: String, auth: String) async throws {
+        _ = try await self.http.call(
+            .PUT, self.base + "/api/attributes-types/\(type)/contracts/\(version)", body: Data(document.utf8),
+            basic: auth)
+    }
+
     func state(_ pushID: String, auth: String) async throws -> String {
         try await self.http.get(self.base + "/api/pushes/" + pushID, basic: auth).decode(Report.self).push.state
     }

@@ -31,6 +31,17 @@ extension FanoutRun {
                        || round(extract(epoch FROM finished_at - started_at)::numeric, 2) || ' s)'
                 FROM push_report WHERE push_id = '\(self.bigID)'
                 """))
+        let singles = self.accepts.singles.sorted()
+        if !singles.isEmpty {
+            let at = { (q: Double) in
+                1000 * singles[min(singles.count - 1, Int((Double(singles.count) * q).rounded(.down)))]
+            }
+            print(
+                String(
+                    format:
+                        "   POST -> 202 accepted: the fan-out's push %.1f ms; the other app's %d single updates p50 %.1f ms, p99 %.1f ms",
+                    1000 * self.accepts.big, singles.count, at(0.5), at(0.99)))
+        }
         let stats = try await self.simulator.statsText()
         print("   simulator: \(stats)")
         let ids = self.smalls.ids.isEmpty ? "NULL" : self.smalls.ids.map { "'\($0)'" }.joined(separator: ",")

@@ -60,7 +60,9 @@ extension FanoutRun {
     func fanOut() async throws {
         try await self.db.run("SELECT pg_stat_statements_reset()")
         print("== POST one \(self.settings.event) to every 'match' target")
+        let posted = ContinuousClock.now
         self.bigID = try await self.gateway.push(self.settings.bigBody(), auth: self.big.master)
+        self.accepts.big = (ContinuousClock.now - posted).seconds
         print("   push \(self.bigID)")
         var i = 0
         while true {
@@ -70,7 +72,9 @@ extension FanoutRun {
             }
             self.ts += 1
             self.smalls.ts.append(self.ts)
+            let sent = ContinuousClock.now
             self.smalls.ids.append(try await self.solo(self.ts))
+            self.accepts.singles.append((ContinuousClock.now - sent).seconds)
             if i % 2 == 0 { try await self.cast(self.ts) }
             i += 1
             try await Task.sleep(for: .milliseconds(50))

@@ -24,6 +24,9 @@ final class FanoutRun {
     var smalls: (ids: [String], ts: [Int]) = ([], [])
     var casts: (ids: [String], ts: [Int]) = ([], [])
     var busyCasts = 0
+    /// POST -> 202 as the caller sees it, in seconds: the big push, and each of the other app's single updates
+    /// during the fan-out.
+    var accepts: (big: Double, singles: [Double]) = (0, [])
     var cpu: (workers: [Double], simulator: Double, postgres: Double) = ([], 0, 0)
 
     init(
@@ -122,15 +125,20 @@ final class FanoutRun {
             "== seeding \(n) channels with a tracked activity 'match' (app big), \(others) activities 'solo' (app small)"
         )
         let started = ContinuousClock.now
+        // CONTRACTS=1: every device reported contract version 1 (the column exists from migration 29 on).
+        let (versionColumn, version) = self.settings.contracts ? (", contract_version", ", 1") : ("", "")
         let seedBig =
             self.settings.startEvent
             ? """
-            INSERT INTO push_to_start_tokens (channel_id, app_id, attributes_type, token, environment)
-            SELECT c.id, c.app_id, 'MatchAttributes', md5(c.install_id) || md5(c.install_id), 'development' FROM channels c
+            INSERT INTO push_to_start_tokens (channel_id, app_id, attributes_type, token, environment\(versionColumn))
+            SELECT c.id, c.app_id, 'MatchAttributes', md5(c.install_id) || md5(c.install_id), 'development'\(version)
+            FROM channels c
             """
             : """
-            INSERT INTO live_activities (app_id, channel_id, name, attributes_type, system_activity_id, push_token, environment)
-            SELECT c.app_id, c.id, 'match', 'MatchAttributes', c.install_id, md5(c.install_id) || md5(c.install_id), 'development'
+            INSERT INTO live_activities
+                (app_id, channel_id, name, attributes_type, system_activity_id, push_token, environment\(versionColumn))
+            SELECT c.app_id, c.id, 'match', 'MatchAttributes', c.install_id, md5(c.install_id) || md5(c.install_id),
+                   'development'\(version)
             FROM channels c
             """
         try await self.db.run(
@@ -144,13 +152,21 @@ final class FanoutRun {
             SELECT id, 'solo-' || g FROM apps, generate_series(1, \(others)) g WHERE name = 'small'
             """,
             """
-            INSERT INTO live_activities (app_id, channel_id, name, attributes_type, system_activity_id, push_token, environment)
-            SELECT c.app_id, c.id, 'solo', 'MatchAttributes', 'solo', '\(Self.soloToken)', 'development'
+            INSERT INTO live_activities
+                (app_id, channel_id, name, attributes_type, system_activity_id, push_token, environment\(versionColumn))
+            SELECT c.app_id, c.id, 'solo', 'MatchAttributes', 'solo', '\(Self.soloToken)', 'development'\(version)
             FROM channels c WHERE c.install_id LIKE 'solo-%'
             """,
             "VACUUM ANALYZE")
         // Once more a moment later, as autovacuum would have by then: the first, right after the inserts, leaves the
         // pages not all-visible, and the chunk selects then read every row from the heap.
+        if self.settings.contracts {
+            for app in [self.big, self.small] {
+                try await self.gateway.putContract(
+                    "MatchAttributes", version: 1, document: FanoutSettings.contract, auth: app.master)
+            }
+            print("   contracts: MatchAttributes v1 for both apps; every device reports version 1")
+        }
         try await Task.sleep(for: .seconds(2))
         try await self.db.run("VACUUM live_activities")
         print(

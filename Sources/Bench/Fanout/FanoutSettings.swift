@@ -11,6 +11,9 @@ struct FanoutSettings: Sendable {
     let workerConcurrency: String
     let sharedBuffers: String
     let bulkNice: String
+    /// CONTRACTS=1: both apps have a contract for MatchAttributes and every device reported version 1, so every
+    /// push is checked at the door (docs/contracts.md).
+    let contracts: Bool
 
     init(_ knobs: Knobs) throws {
         self.n = try knobs.int("N", 1_000_000)
@@ -24,9 +27,17 @@ struct FanoutSettings: Sendable {
         self.workerConcurrency = knobs.string("WORKER_CONCURRENCY", "16")
         self.sharedBuffers = knobs.string("PG_SHARED_BUFFERS", "2GB")
         self.bulkNice = knobs.string("WORKER_BULK_NICE", "default")
+        self.contracts = knobs.string("CONTRACTS", "0") == "1"
     }
 
     var event: String { self.startEvent ? "start" : "update" }
+
+    /// The contract of the bench's pushes (CONTRACTS=1): what `bigBody` and `PushBody.update` (`{"n": ts}`) send.
+    static let contract = """
+        {"content_state":{"type":"object","properties":{"home":{"type":"integer"},"away":{"type":"integer"},
+          "minute":{"type":"integer"},"n":{"type":"integer"}}},
+         "attributes":{"type":"object","required":["home"],"properties":{"home":{"type":"string"}}}}
+        """
 
     /// The big app's push: an update of 'match' to every activity, or a push-to-start to every token.
     func bigBody(minute: Int = 67) -> PushBody {
