@@ -361,6 +361,73 @@ CREATE TABLE public.channels (
 );
 
 --
+-- Name: push_to_start_tokens; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.push_to_start_tokens (
+    channel_id uuid NOT NULL,
+    app_id bigint NOT NULL,
+    attributes_type text NOT NULL,
+    token text NOT NULL,
+    environment text NOT NULL,
+    state text DEFAULT 'active'::text NOT NULL,
+    invalid_reason text,
+    invalidated_at timestamp with time zone,
+    registered_at timestamp with time zone DEFAULT now() NOT NULL,
+    updated_at timestamp with time zone DEFAULT now() NOT NULL,
+    registered_again_at timestamp with time zone DEFAULT now() NOT NULL,
+    contract_version integer DEFAULT 0 NOT NULL,
+    CONSTRAINT push_to_start_tokens_contract_version_check CHECK (((contract_version >= 0) AND (contract_version <= 1000000))),
+    CONSTRAINT push_to_start_tokens_environment_check CHECK ((environment = ANY (ARRAY['production'::text, 'development'::text]))),
+    CONSTRAINT push_to_start_tokens_state_check CHECK ((state = ANY (ARRAY['active'::text, 'invalid'::text]))),
+    CONSTRAINT push_to_start_tokens_token_check CHECK ((((length(token) >= 16) AND (length(token) <= 400)) AND ((length(token) % 2) = 0) AND (token ~ '^[0-9a-f]+$'::text)))
+);
+
+--
+-- Name: contract_versions; Type: VIEW; Schema: public; Owner: -
+--
+
+CREATE VIEW public.contract_versions AS
+ WITH reported AS (
+         SELECT live_activities.app_id,
+            live_activities.attributes_type,
+            live_activities.contract_version,
+            count(*) AS live_activities,
+            (0)::bigint AS push_to_start_tokens
+           FROM public.live_activities
+          WHERE (live_activities.state = 'active'::text)
+          GROUP BY live_activities.app_id, live_activities.attributes_type, live_activities.contract_version
+        UNION ALL
+         SELECT push_to_start_tokens.app_id,
+            push_to_start_tokens.attributes_type,
+            push_to_start_tokens.contract_version,
+            (0)::bigint AS int8,
+            count(*) AS count
+           FROM public.push_to_start_tokens
+          WHERE (push_to_start_tokens.state = 'active'::text)
+          GROUP BY push_to_start_tokens.app_id, push_to_start_tokens.attributes_type, push_to_start_tokens.contract_version
+        UNION ALL
+         SELECT activity_contracts.app_id,
+            activity_contracts.attributes_type,
+            activity_contracts.version,
+            (0)::bigint AS int8,
+            (0)::bigint AS int8
+           FROM public.activity_contracts
+        )
+ SELECT r.app_id,
+    a.app_key,
+    r.attributes_type,
+    r.contract_version,
+    (sum(r.live_activities))::bigint AS active_live_activities,
+    (sum(r.push_to_start_tokens))::bigint AS active_push_to_start_tokens,
+    (EXISTS ( SELECT 1
+           FROM public.activity_contracts c
+          WHERE ((c.app_id = r.app_id) AND (c.attributes_type = r.attributes_type) AND (c.version = r.contract_version)))) AS stored
+   FROM (reported r
+     JOIN public.apps a ON ((a.id = r.app_id)))
+  GROUP BY r.app_id, a.app_key, r.attributes_type, r.contract_version;
+
+--
 -- Name: delivery_stamp_pushes; Type: TABLE; Schema: public; Owner: -
 --
 
@@ -936,29 +1003,6 @@ CREATE VIEW public.push_stats_hourly AS
     sum(r.downgraded) AS downgraded
    FROM public.push_report r
   GROUP BY r.app_id, r.app_key, (date_trunc('hour'::text, r.created_at));
-
---
--- Name: push_to_start_tokens; Type: TABLE; Schema: public; Owner: -
---
-
-CREATE TABLE public.push_to_start_tokens (
-    channel_id uuid NOT NULL,
-    app_id bigint NOT NULL,
-    attributes_type text NOT NULL,
-    token text NOT NULL,
-    environment text NOT NULL,
-    state text DEFAULT 'active'::text NOT NULL,
-    invalid_reason text,
-    invalidated_at timestamp with time zone,
-    registered_at timestamp with time zone DEFAULT now() NOT NULL,
-    updated_at timestamp with time zone DEFAULT now() NOT NULL,
-    registered_again_at timestamp with time zone DEFAULT now() NOT NULL,
-    contract_version integer DEFAULT 0 NOT NULL,
-    CONSTRAINT push_to_start_tokens_contract_version_check CHECK (((contract_version >= 0) AND (contract_version <= 1000000))),
-    CONSTRAINT push_to_start_tokens_environment_check CHECK ((environment = ANY (ARRAY['production'::text, 'development'::text]))),
-    CONSTRAINT push_to_start_tokens_state_check CHECK ((state = ANY (ARRAY['active'::text, 'invalid'::text]))),
-    CONSTRAINT push_to_start_tokens_token_check CHECK ((((length(token) >= 16) AND (length(token) <= 400)) AND ((length(token) % 2) = 0) AND (token ~ '^[0-9a-f]+$'::text)))
-);
 
 --
 -- Name: pushes_default; Type: TABLE; Schema: public; Owner: -

@@ -117,6 +117,18 @@ import Testing
             try await self.track(e2e, channel: old, token: hexToken(4811), systemID: "OLD", version: 1)
             try await self.track(e2e, channel: new, token: hexToken(4812), systemID: "NEW", version: 2)
 
+            // The dashboards' view: which versions devices run, and which are stored.
+            let versions = try await gw.database.client.query(
+                """
+                SELECT contract_version, active_live_activities, stored FROM contract_versions
+                WHERE attributes_type = 'MatchAttributes' ORDER BY contract_version
+                """, logger: gw.database.logger)
+            var rows: [String] = []
+            for try await (version, live, stored) in versions.decode((Int32, Int64, Bool).self) {
+                rows.append("v\(version): \(live) \(stored)")
+            }
+            #expect(rows == ["v1: 1 true", "v2: 1 true"])
+
             let extraTime = Self.update(#"{"home":1,"away":1,"phase":"extraTime"}"#)
             let refused = try await e2e.push(extraTime)
             #expect(refused.status == .badRequest)

@@ -72,10 +72,28 @@ extension FanoutRun {
         let idle = try await self.castTimes(self.busyCasts..<self.busyCasts + 40)
         print("     during the fan-out: \(busy)")
         print("     idle:               \(idle)")
+        print("   other app's single updates idle, POST -> 202 accepted: \(try await self.idleAccepts())")
         if self.settings.startEvent {
             let pending = try await self.db.text("SELECT count(*) FROM start_attempts WHERE push_id = '\(self.bigID)'")
             print("   start confirmations: \(pending) pending rows written")
         }
+    }
+
+    /// POST -> 202 of 200 single updates one after another on a quiet machine: the cost of the door's work
+    /// (validation, the contracts' check, the insert) without a fan-out competing for the CPU.
+    func idleAccepts() async throws -> String {
+        var times: [Double] = []
+        for _ in 0..<200 {
+            self.ts += 1
+            let sent = ContinuousClock.now
+            _ = try await self.solo(self.ts)
+            times.append((ContinuousClock.now - sent).seconds)
+        }
+        times.sort()
+        return String(
+            format: "p50 %.2f ms, p99 %.2f ms (%d)", 1000 * times[times.count / 2],
+            1000 * times[times.count * 99 / 100],
+            times.count)
     }
 
     func castTimes(_ range: Range<Int>) async throws -> String {
