@@ -13,6 +13,18 @@ CREATE TABLE activity_contracts (
     PRIMARY KEY (app_id, attributes_type, version)
 );
 
+-- A change to an app's contracts is a change to the app: every gateway drops its cached record (which says whether
+-- the app has contracts, so that the door reads nothing for an app without), as for the triggers of 0018.
+CREATE FUNCTION notify_contracts_changed() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    PERFORM pg_notify('app_changed', a.app_key) FROM apps a WHERE a.id = coalesce(NEW.app_id, OLD.app_id);
+    RETURN NULL;
+END;
+$$;
+
+CREATE TRIGGER activity_contracts_changed AFTER INSERT OR UPDATE OR DELETE ON activity_contracts
+    FOR EACH ROW EXECUTE FUNCTION notify_contracts_changed();
+
 -- What the door does with them: off, dry_run, enforce (the default: types with a contract are checked) or required.
 ALTER TABLE apps ADD COLUMN contract_policy text NOT NULL DEFAULT 'enforce'
     CHECK (contract_policy IN ('off', 'dry_run', 'enforce', 'required'));

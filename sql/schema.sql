@@ -143,6 +143,19 @@ END;
 $$;
 
 --
+-- Name: notify_contracts_changed(); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.notify_contracts_changed() RETURNS trigger
+    LANGUAGE plpgsql
+    AS $$
+BEGIN
+    PERFORM pg_notify('app_changed', a.app_key) FROM apps a WHERE a.id = coalesce(NEW.app_id, OLD.app_id);
+    RETURN NULL;
+END;
+$$;
+
+--
 -- Name: activity_contracts; Type: TABLE; Schema: public; Owner: -
 --
 
@@ -1985,6 +1998,12 @@ ALTER INDEX public.start_attempts_pkey ATTACH PARTITION public.start_attempts_de
 --
 
 ALTER INDEX public.start_attempts_started ATTACH PARTITION public.start_attempts_default_push_id_idx;
+
+--
+-- Name: activity_contracts activity_contracts_changed; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER activity_contracts_changed AFTER INSERT OR DELETE OR UPDATE ON public.activity_contracts FOR EACH ROW EXECUTE FUNCTION public.notify_contracts_changed();
 
 --
 -- Name: apps apps_changed; Type: TRIGGER; Schema: public; Owner: -

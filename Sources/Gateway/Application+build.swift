@@ -151,7 +151,7 @@ func buildRouter(configuration: GatewayConfiguration, dependencies: GatewayDepen
     .register(device: device)
     let contracts = PostgresContractStore(database: dependencies.database)
     let door = ContractDoor(contracts: contracts, metrics: dependencies.metrics)
-    ContractRoutes(contracts: contracts).register(server: server)
+    ContractRoutes(contracts: contracts, credentials: dependencies.credentials).register(server: server)
     PushRoutes(
         pushes: PostgresPushStore(database: dependencies.database),
         reports: PostgresPushStore(database: dependencies.readDatabase), bodyLimit: configuration.maxBodyBytes,

@@ -9,6 +9,7 @@ struct Tenant: Sendable {
     var appKey: String
     var role: AppAuthRecord.Role
     var devicePermissions: DevicePermissions = .default
+    var contracts: ContractUse = .none
 }
 
 struct GatewayContext: RequestContext {

@@ -1,5 +1,6 @@
 import Foundation
 import LiveActivitiesContracts
+import LiveActivitiesCore
 import Testing
 
 /// The maker's required/optional split agrees with Foundation's own `JSONDecoder`, the one iOS decodes with: a
@@ -30,15 +31,19 @@ import Testing
     }
 
     /// Every property of every object in `schema`, at its place in `value`'s JSON (array elements through the first).
-    private func check<T: Codable>(_ type: T.Type, value: T, schema: ContractSchema) throws {
+    private func check<T: Codable>(_ type: T.Type, value: T, schema: LiveActivitiesContracts.ContractSchema) throws {
         let payload = try JSONSerialization.jsonObject(with: JSONEncoder().encode(value))
         #expect(Self.decodes(T.self, payload))
-        // The maker's types are the ones a default JSONEncoder writes (Date and Decimal numbers, Data a string...).
-        let json = try JSONDecoder().decode(JSON.self, from: JSONEncoder().encode(value))
-        let mismatches = Self.mismatches(json, schema, at: "")
-        #expect(mismatches == [])
+        // The maker's types are the ones a default JSONEncoder writes (Date and Decimal numbers, Data a string...),
+        // as the gateway's check reads the made schema.
+        let json = try JSONDecoder().decode(LiveActivitiesCore.JSONValue.self, from: JSONEncoder().encode(value))
+        let document = try JSONDecoder().decode(
+            LiveActivitiesCore.JSONValue.self,
+            from: JSONEncoder().encode(["content_state": schema, "attributes": schema]))
+        let contract = try AttributesContract(attributesType: "T", version: 1, document: document)
+        #expect(contract.contentState.violation(in: json, path: "") == nil)
         var checked = 0
-        func visit(_ schema: ContractSchema, at path: [Step]) throws {
+        func visit(_ schema: LiveActivitiesContracts.ContractSchema, at path: [Step]) throws {
             switch schema {
             case .object(let properties, let required):
                 for (key, property) in properties {
@@ -71,60 +76,7 @@ import Testing
         }
     }
 
-    /// A JSON value as Foundation's decoder reads it (a boolean is not a number).
-    private indirect enum JSON: Decodable {
-        case null
-        case bool(Bool)
-        case number(Double)
-        case string(String)
-        case array([JSON])
-        case object([String: JSON])
-
-        init(from decoder: any Decoder) throws {
-            let container = try decoder.singleValueContainer()
-            if container.decodeNil() {
-                self = .null
-            } else if let value = try? container.decode(Bool.self) {
-                self = .bool(value)
-            } else if let value = try? container.decode(Double.self) {
-                self = .number(value)
-            } else if let value = try? container.decode(String.self) {
-                self = .string(value)
-            } else if let value = try? container.decode([JSON].self) {
-                self = .array(value)
-            } else {
-                self = .object(try container.decode([String: JSON].self))
-            }
-        }
-    }
-
-    /// Where `json` is not of the schema's type (a small checker of the language: type, enum, bounds).
-    private static func mismatches(_ json: JSON, _ schema: ContractSchema, at path: String) -> [String] {
-        switch (schema, json) {
-        case (.nullable, .null): return []
-        case (.nullable(let wrapped), _): return Self.mismatches(json, wrapped, at: path)
-        case (.object(let properties, _), .object(let object)):
-            return properties.sorted { $0.key < $1.key }.flatMap { key, property in
-                object[key].map { Self.mismatches($0, property, at: "\(path).\(key)") } ?? []
-            }
-        case (.dictionary(let values), .object(let object)):
-            return object.flatMap { Self.mismatches($1, values, at: "\(path).\($0)") }
-        case (.array(let items), .array(let array)):
-            return array.flatMap { Self.mismatches($0, items, at: "\(path)[]") }
-        case (.string, .string): return []
-        case (.stringEnum(let values), .string(let value)) where values.contains(value): return []
-        case (.integerEnum(let values), .number(let value)) where values.contains(where: { Double($0) == value }):
-            return []
-        case (.integer(let minimum, let maximum), .number(let value)) where value.rounded() == value:
-            if let minimum, value < Double(minimum) { return ["\(path): below \(minimum)"] }
-            if let maximum, value > Double(maximum) { return ["\(path): above \(maximum)"] }
-            return []
-        case (.number, .number), (.date, .number), (.boolean, .bool): return []
-        default: return ["\(path): \(json) is not \(schema)"]
-        }
-    }
-
-    private static func properties(_ schema: ContractSchema) -> Int? {
+    private static func properties(_ schema: LiveActivitiesContracts.ContractSchema) -> Int? {
         if case .object(let properties, _) = schema { return properties.count }
         return nil
     }

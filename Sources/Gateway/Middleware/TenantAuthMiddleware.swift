@@ -35,7 +35,8 @@ struct TenantAuthMiddleware: RouterMiddleware {
         }
         var context = context
         context.tenant = Tenant(
-            appID: record.id, appKey: record.appKey, role: role, devicePermissions: record.devicePermissions)
+            appID: record.id, appKey: record.appKey, role: role, devicePermissions: record.devicePermissions,
+            contracts: record.contracts)
         return try await next(request, context)
     }
 }

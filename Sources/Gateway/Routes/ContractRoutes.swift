@@ -6,6 +6,8 @@ import LiveActivitiesCore
 /// decodes, put by the app's CI (`live-activities-contract upload`) or by hand.
 struct ContractRoutes {
     let contracts: any ContractStore
+    /// Dropped for the app at once on a change (other gateways hear of it on `app_changed`).
+    let credentials: CredentialCache
 
     func register(server: RouterGroup<GatewayContext>) {
         server.get("attributes-types", use: self.listAll)
@@ -39,6 +41,7 @@ struct ContractRoutes {
             throw APIError.validation(error)
         }
         let created = try await self.contracts.put(appID: tenant.appID, contract)
+        await self.credentials.invalidate(appKey: tenant.appKey)
         return OK(
             Stored(attributesType: type, version: version, contract: nil, created: created),
             status: created ? .created : .ok)
@@ -58,6 +61,7 @@ struct ContractRoutes {
         guard try await self.contracts.delete(appID: tenant.appID, attributesType: type, version: version) else {
             throw APIError.notFound("The contract")
         }
+        await self.credentials.invalidate(appKey: tenant.appKey)
         return OK(Empty())
     }
 

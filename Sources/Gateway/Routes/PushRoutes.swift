@@ -43,7 +43,7 @@ struct PushRoutes {
         let now = Date()
         try submission.checkTimestamps(now: now)
         let (pushes, reports) = try await self.door.check(
-            appID: tenant.appID, submission.pushes, prefix: { submission.pushes.count > 1 ? "[\($0)]." : "" })
+            tenant, submission.pushes, prefix: { submission.pushes.count > 1 ? "[\($0)]." : "" })
         let (accepted, replayed) = try await self.pushes.submit(
             appID: tenant.appID, pushes, idempotencyKey: key, now: now)
         context.logger.info(
@@ -67,7 +67,7 @@ struct PushRoutes {
         let now = Date()
         try submission.checkTimestamps(now: now)
         let (pushes, reports) = try await self.door.check(
-            appID: tenant.appID, submission.pushes, prefix: { submission.pushes.count > 1 ? "[\($0)]." : "" })
+            tenant, submission.pushes, prefix: { submission.pushes.count > 1 ? "[\($0)]." : "" })
         try await self.pushes.validate(appID: tenant.appID, pushes, now: now)
         return OK(Validated(contracts: ContractReport.answer(reports)))
     }

@@ -40,7 +40,7 @@ struct ScheduleRoutes {
         for index in requests.indices {
             let prefix = requests.count > 1 ? "[\(index)].push." : "push."
             requests[index].push.liveActivity = try await self.door.check(
-                appID: tenant.appID, requests[index].push.liveActivity, path: "\(prefix)notification.ios.live_activity"
+                tenant, requests[index].push.liveActivity, path: "\(prefix)notification.ios.live_activity"
             ).notification
         }
         let created = try await self.schedules.create(appID: tenant.appID, requests, now: Date())
@@ -70,7 +70,7 @@ struct ScheduleRoutes {
         let id = try Self.scheduleID(context)
         var body = try await request.decodeJSON(ScheduleRequest.self, limit: self.bodyLimit)
         body.push.liveActivity = try await self.door.check(
-            appID: tenant.appID, body.push.liveActivity, path: "push.notification.ios.live_activity"
+            tenant, body.push.liveActivity, path: "push.notification.ios.live_activity"
         ).notification
         guard let schedule = try await self.schedules.replace(appID: tenant.appID, id: id, body, now: Date()) else {
             throw APIError.notFound("The schedule")
@@ -101,7 +101,7 @@ struct ScheduleRoutes {
         var body = try await request.decodeJSON(ActivityUpdateRequest.self, limit: self.bodyLimit)
         var named = body.notification
         named.name = name
-        body.notification.contentState = try await self.door.check(appID: tenant.appID, named, path: "").notification
+        body.notification.contentState = try await self.door.check(tenant, named, path: "").notification
             .contentState
         let key = try PushRoutes.idempotencyKey(request)
         let (id, sendAt) = try await self.schedules.scheduleUpdate(

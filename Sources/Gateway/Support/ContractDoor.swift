@@ -13,10 +13,11 @@ struct ContractDoor: Sendable {
     static let conversionsMetric = "gateway_contract_date_conversions_total"
 
     /// `notification` as it will be sent (its dates converted), and what was checked; nil when no contract applied.
-    func check(appID: Int64, _ notification: LiveActivityNotification, path: String) async throws
+    func check(_ tenant: Tenant, _ notification: LiveActivityNotification, path: String) async throws
         -> (notification: LiveActivityNotification, report: ContractReport?)
     {
-        let facts = try await self.contracts.facts(appID: appID, for: notification)
+        guard tenant.contracts.needsCheck else { return (notification, nil) }
+        let facts = try await self.contracts.facts(appID: tenant.appID, for: notification)
         do {
             let (checked, report) = try facts.check(notification, path: path)
             if let report {
@@ -38,14 +39,14 @@ struct ContractDoor: Sendable {
     }
 
     /// Every push of a submission, each at its path (`[2].notification.ios.live_activity` in a list).
-    func check(appID: Int64, _ pushes: [PushRequest], prefix: (Int) -> String) async throws
+    func check(_ tenant: Tenant, _ pushes: [PushRequest], prefix: (Int) -> String) async throws
         -> (pushes: [PushRequest], reports: [ContractReport?])
     {
         var checked = pushes
         var reports: [ContractReport?] = []
         for index in pushes.indices {
             let (notification, report) = try await self.check(
-                appID: appID, pushes[index].liveActivity, path: "\(prefix(index))notification.ios.live_activity")
+                tenant, pushes[index].liveActivity, path: "\(prefix(index))notification.ios.live_activity")
             checked[index].liveActivity = notification
             reports.append(report)
         }

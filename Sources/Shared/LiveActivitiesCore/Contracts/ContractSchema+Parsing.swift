@@ -75,31 +75,11 @@ extension ContractSchema {
                 }
                 format = known
             }
-            let cases = try node["enum"].map { (raw) throws(ValidationError) -> [String] in
-                guard case .array(let values) = raw, !values.isEmpty else {
-                    throw ValidationError(path: "\(path).enum", rule: "must be a non-empty list")
-                }
-                return try values.enumerated().map { (index, value) throws(ValidationError) in
-                    guard case .string(let s) = value else {
-                        throw ValidationError(path: "\(path).enum[\(index)]", rule: "must be a string")
-                    }
-                    return s
-                }
-            }
+            let cases = try Self.cases(node, path, "a string") { if case .string(let s) = $0 { s } else { nil } }
             return .string(format: format, cases: cases)
         case "integer":
             try only(["enum", "minimum", "maximum"])
-            let cases = try node["enum"].map { (raw) throws(ValidationError) -> [Int64] in
-                guard case .array(let values) = raw, !values.isEmpty else {
-                    throw ValidationError(path: "\(path).enum", rule: "must be a non-empty list")
-                }
-                return try values.enumerated().map { (index, value) throws(ValidationError) in
-                    guard case .integer(let i) = value else {
-                        throw ValidationError(path: "\(path).enum[\(index)]", rule: "must be an integer")
-                    }
-                    return i
-                }
-            }
+            let cases = try Self.cases(node, path, "an integer") { if case .integer(let i) = $0 { i } else { nil } }
             return .integer(
                 minimum: try Self.bound(node, "minimum", path), maximum: try Self.bound(node, "maximum", path),
                 cases: cases)
@@ -121,6 +101,22 @@ extension ContractSchema {
         default:
             throw ValidationError(
                 path: "\(path).type", rule: "must be object, array, string, integer, number or boolean")
+        }
+    }
+
+    /// The `enum` list, each value of the kind `element` reads (nil: not that kind, named `kind` in the refusal).
+    private static func cases<Value>(
+        _ node: [String: JSONValue], _ path: String, _ kind: String, _ element: (JSONValue) -> Value?
+    ) throws(ValidationError) -> [Value]? {
+        guard let raw = node["enum"] else { return nil }
+        guard case .array(let values) = raw, !values.isEmpty else {
+            throw ValidationError(path: "\(path).enum", rule: "must be a non-empty list")
+        }
+        return try values.enumerated().map { (index, value) throws(ValidationError) in
+            guard let element = element(value) else {
+                throw ValidationError(path: "\(path).enum[\(index)]", rule: "must be \(kind)")
+            }
+            return element
         }
     }
 

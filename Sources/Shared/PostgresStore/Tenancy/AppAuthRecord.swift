@@ -11,10 +11,12 @@ public struct AppAuthRecord: Sendable {
     public var devicePermissions: DevicePermissions
     /// Requests per second of each credential, per gateway.
     public var rates: RequestRates
+    /// The contracts' policy and whether the app has any (the door reads nothing for an app without).
+    public var contracts: ContractUse
 
     public init(
         id: Int64, appKey: String, appSecretHash: SecretHash, masterSecretHash: SecretHash,
-        devicePermissions: DevicePermissions = .default, rates: RequestRates = .default
+        devicePermissions: DevicePermissions = .default, rates: RequestRates = .default, contracts: ContractUse = .none
     ) {
         self.id = id
         self.appKey = appKey
@@ -22,6 +24,7 @@ public struct AppAuthRecord: Sendable {
         self.masterSecretHash = masterSecretHash
         self.devicePermissions = devicePermissions
         self.rates = rates
+        self.contracts = contracts
     }
 
     public enum Role: Sendable, Equatable {

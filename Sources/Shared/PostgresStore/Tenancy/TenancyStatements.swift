@@ -90,10 +90,11 @@ enum TenancyStatements {
 
     /// What authenticating a call with app key `$1` needs.
     enum AuthRecord: NamedStatement {
-        static let name = "lagw_app_auth_record"
+        static let name = "lagw_app_auth_record_v2"
         static let sql = """
             SELECT id, app_key, app_secret_hash, master_secret_hash, device_tag_groups, device_named_user,
-                   server_requests_per_second, device_requests_per_second
+                   server_requests_per_second, device_requests_per_second, contract_policy,
+                   EXISTS (SELECT 1 FROM activity_contracts c WHERE c.app_id = apps.id)
             FROM apps WHERE app_key = $1
             """
 
@@ -101,15 +102,18 @@ enum TenancyStatements {
             var record: AppAuthRecord
 
             init(_ row: PostgresRow) throws {
-                let (id, key, appHash, masterHash, groups, namedUser, serverRate, deviceRate) = try row.decode(
-                    (Int64, String, ByteBuffer, ByteBuffer, [String], Bool, Int32, Int32).self)
+                let (id, key, appHash, masterHash, groups, namedUser, serverRate, deviceRate, policy, hasContracts) =
+                    try row.decode(
+                        (Int64, String, ByteBuffer, ByteBuffer, [String], Bool, Int32, Int32, String, Bool).self)
                 self.record = AppAuthRecord(
                     id: id,
                     appKey: key,
                     appSecretHash: SecretHash(bytes: Array(appHash.readableBytesView)),
                     masterSecretHash: SecretHash(bytes: Array(masterHash.readableBytesView)),
                     devicePermissions: DevicePermissions(tagGroups: Set(groups), namedUser: namedUser),
-                    rates: RequestRates(server: Int(serverRate), device: Int(deviceRate))
+                    rates: RequestRates(server: Int(serverRate), device: Int(deviceRate)),
+                    contracts: ContractUse(
+                        policy: ContractPolicy(rawValue: policy) ?? .enforce, hasContracts: hasContracts)
                 )
             }
         }
