@@ -40,7 +40,7 @@ public indirect enum ContractSchema: Sendable, Equatable {
         case .string(.byte, _): "a base64 string"
         case .string: "a string"
         case .integer: "an integer"
-        case .number(_, _, true): "a date (seconds since 1 January 2001, Unix seconds or ISO 8601)"
+        case .number(_, _, true): "a date (a number: seconds since 1 January 2001)"
         case .number: "a number"
         case .boolean: "a boolean"
         case .nullable(let inner): "\(inner.expected) or null"

@@ -60,7 +60,7 @@ enum ContractStatements {
     /// For an update or end of app `$1`'s name `$2`: the policy, the (type, version) pairs of the instances tracked
     /// under the name (a skip scan of `live_activities_contract_versions`: one probe per pair, not one per
     /// instance) and those types' contracts. Nothing but the policy is read when it is `off`.
-    enum NameFacts: NamedStatement {
+    struct NameFacts: PostgresPreparedStatement, NamedStatement {
         static let name = "lagw_contract_name_facts"
         static let sql = """
             WITH RECURSIVE live (attributes_type, contract_version) AS (
@@ -86,11 +86,24 @@ enum ContractStatements {
                    END
             FROM apps a WHERE a.id = $1
             """
+
+        /// Prepared once per connection: planning the skip scan costs more than running it (1.6 ms against 0.4).
+        var appID: Int64
+        var name: String
+
+        func makeBindings() throws -> PostgresBindings {
+            var bindings = PostgresBindings(capacity: 2)
+            bindings.append(self.appID)
+            bindings.append(self.name)
+            return bindings
+        }
+
+        func decodeRow(_ row: PostgresRow) throws -> FactsRow { try FactsRow(row) }
     }
 
     /// For a start of app `$1`'s type `$2`: the policy, the versions its active push-to-start tokens reported (a
     /// skip scan, as `NameFacts`) and the type's contracts.
-    enum StartFacts: NamedStatement {
+    struct StartFacts: PostgresPreparedStatement, NamedStatement {
         static let name = "lagw_contract_start_facts"
         static let sql = """
             WITH RECURSIVE live (contract_version) AS (
@@ -115,10 +128,22 @@ enum ContractStatements {
                    END
             FROM apps a WHERE a.id = $1
             """
+
+        var appID: Int64
+        var attributesType: String
+
+        func makeBindings() throws -> PostgresBindings {
+            var bindings = PostgresBindings(capacity: 2)
+            bindings.append(self.appID)
+            bindings.append(self.attributesType)
+            return bindings
+        }
+
+        func decodeRow(_ row: PostgresRow) throws -> FactsRow { try FactsRow(row) }
     }
 
     /// A row of `NameFacts` or `StartFacts`.
-    struct FactsRow {
+    struct FactsRow: Sendable {
         var policy: String
         var liveTypes: [String]
         var liveVersions: [Int32]

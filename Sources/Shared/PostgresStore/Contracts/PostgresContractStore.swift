@@ -44,14 +44,16 @@ public struct PostgresContractStore: ContractStore {
     }
 
     public func facts(appID: Int64, for notification: LiveActivityNotification) async throws -> ContractFacts {
-        let query =
+        let rows =
             if notification.event == .start {
-                try ContractStatements.StartFacts.query(appID, notification.attributesType ?? "")
+                try await self.database.client.execute(
+                    ContractStatements.StartFacts(appID: appID, attributesType: notification.attributesType ?? ""),
+                    logger: self.logger)
             } else {
-                try ContractStatements.NameFacts.query(appID, notification.name ?? "")
+                try await self.database.client.execute(
+                    ContractStatements.NameFacts(appID: appID, name: notification.name ?? ""), logger: self.logger)
             }
-        let rows = try await self.database.client.query(query, logger: self.logger)
-        guard let row = try rows.elements.first.map(ContractStatements.FactsRow.init) else { return .off }
+        guard let row = rows.elements.first else { return .off }
         let policy = ContractPolicy(rawValue: row.policy) ?? .enforce
         guard policy != .off else { return .off }
         let live = zip(row.liveTypes, row.liveVersions).map {
