@@ -93,6 +93,17 @@ struct GatewayAPI: Sendable {
         }
     }
 
+    /// `PUT /admin/apps/<key>/policies` with `policies` (JSON text).
+    func setPolicies(_ app: CreatedApp, _ policies: String) async throws {
+        _ = try await self.http.call(
+            .PUT, self.base + "/admin/apps/\(app.appKey)/policies", body: Data(policies.utf8), bearer: self.adminToken)
+    }
+
+    /// `POST /api/push/validate`: every check of a push (the contracts' too), nothing written.
+    func validate(_ body: PushBody, auth: String) async throws {
+        _ = try await self.http.post(self.base + "/api/push/validate", body, basic: auth)
+    }
+
     /// `PUT /api/attributes-types/<type>/contracts/<version>` with `document` (JSON text).
     func putContract(_ type: String, version: Int, document: String, auth: String) async throws {
         _ = try await self.http.call(

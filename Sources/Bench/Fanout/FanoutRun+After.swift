@@ -73,6 +73,7 @@ extension FanoutRun {
         print("     during the fan-out: \(busy)")
         print("     idle:               \(idle)")
         print("   other app's single updates idle, POST -> 202 accepted: \(try await self.idleAccepts())")
+        print("   the same, POST /api/push/validate (the door without a commit): \(try await self.idleValidations())")
         if self.settings.startEvent {
             let pending = try await self.db.text("SELECT count(*) FROM start_attempts WHERE push_id = '\(self.bigID)'")
             print("   start confirmations: \(pending) pending rows written")
@@ -92,6 +93,23 @@ extension FanoutRun {
         times.sort()
         return String(
             format: "p50 %.2f ms, p99 %.2f ms (%d)", 1000 * times[times.count / 2],
+            1000 * times[times.count * 99 / 100],
+            times.count)
+    }
+
+    /// 400 validations of a single update one after another (the first 50 dropped): what the door costs without the
+    /// commit that dominates an accepted push.
+    func idleValidations() async throws -> String {
+        var times: [Double] = []
+        for n in 0..<400 {
+            self.ts += 1
+            let sent = ContinuousClock.now
+            try await self.gateway.validate(.update("solo", timestamp: self.ts), auth: self.small.master)
+            if n >= 50 { times.append((ContinuousClock.now - sent).seconds) }
+        }
+        times.sort()
+        return String(
+            format: "p50 %.3f ms, p99 %.3f ms (%d)", 1000 * times[times.count / 2],
             1000 * times[times.count * 99 / 100],
             times.count)
     }

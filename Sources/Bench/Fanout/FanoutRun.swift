@@ -109,6 +109,8 @@ final class FanoutRun {
         try await simulator.trust(key)
         let big = try await gateway.createApp("big", key: key)
         let small = try await gateway.createApp("small", key: key)
+        // The idle validations go one after another faster than the default 500 server requests per second.
+        try await gateway.setPolicies(small, #"{"limits":{"server_requests_per_second":100000}}"#)
         let live = try await gateway.broadcastChannel("live", auth: small.master)
         return FanoutRun(
             stack: stack, settings: settings, db: db, gateway: gateway, simulator: simulator,
