@@ -28,7 +28,8 @@ import Testing
                 program.path, ["http://127.0.0.1:\(port)", app.key, app.appSecret, store], deadline: .seconds(120))
             #expect(result.status == 0, "client_check exited \(result.status):\n\(result.output)")
             for step in [
-                "unconfigured", "configure-bad-url", "configure", "register", "push-to-start", "odd-hex", "non-hex",
+                "unconfigured", "configure-bad-url", "configure", "register", "contract-version", "push-to-start",
+                "odd-hex", "non-hex",
                 "null-token", "started", "schedule", "schedule-not-object", "cancel", "launch", "dismissed",
                 "bad-reason",
             ] {
@@ -42,17 +43,17 @@ import Testing
                 UnityTools.channelID(in: result.output), "no channel id in:\n\(result.output)")
             let token = try await gw.database.scalar(
                 """
-                SELECT token FROM push_to_start_tokens
+                SELECT token || ' v' || contract_version FROM push_to_start_tokens
                 WHERE channel_id = \(channelID) AND attributes_type = 'ChestTimerAttributes'
                 """,
                 as: String.self)
-            #expect(token == "00112233445566778899aabbccddeeff")
+            #expect(token == "00112233445566778899aabbccddeeff v2")
             let instance = try await gw.database.scalar(
                 """
-                SELECT state || ' ' || push_token || ' ' || attributes_type FROM live_activities
+                SELECT state || ' ' || push_token || ' ' || attributes_type || ' v' || contract_version FROM live_activities
                 WHERE channel_id = \(channelID) AND name = 'chest_timer' AND system_activity_id = 'sys-activity-1'
                 """, as: String.self)
-            #expect(instance == "ended deadbeef000102030405060708090a0b ChestTimerAttributes")
+            #expect(instance == "ended deadbeef000102030405060708090a0b ChestTimerAttributes v2")
             let launches = try await gw.database.scalar(
                 """
                 SELECT count(*) FROM launches WHERE channel_id = \(channelID) AND system_activity_id = 'sys-activity-1'

@@ -29,6 +29,22 @@ public func laConfigure(
     }
 }
 
+/// The contract version of `attributesType` this build decodes (1 to 1,000,000; 0 forgets it), sent from now on with
+/// the type's push-to-start token and every instance of it tracked.
+@_cdecl("la_set_contract_version")
+public func laSetContractVersion(_ attributesType: UnsafePointer<CChar>?, _ version: Int32) -> Int32 {
+    do {
+        let type = try required(attributesType, "attributes_type")
+        guard (0...1_000_000).contains(version) else {
+            throw BridgeError.invalidArgument("version must be 0 to 1000000", path: "version")
+        }
+        ContractVersions.shared[type] = version == 0 ? nil : Int(version)
+        return 0
+    } catch {
+        return BridgeError(error).status
+    }
+}
+
 @_cdecl("la_register")
 public func laRegister(_ context: UnsafeMutableRawPointer?, _ callback: LACallback?) {
     dispatch(Reply(context, callback)) { client in ["channel_id": try await client.register()] }
@@ -66,7 +82,8 @@ public func laSetPushToStartToken(
 
 private func setPushToStartToken(_ reply: Reply, _ attributesType: String, _ token: Data) {
     dispatch(reply) { client in
-        try await client.setPushToStartToken(token, attributesType: attributesType)
+        try await client.setPushToStartToken(
+            token, attributesType: attributesType, contractVersion: ContractVersions.shared[attributesType])
         return [:]
     }
 }
@@ -109,7 +126,8 @@ public func laStartedLiveActivity(
 private func track(_ reply: Reply, _ name: String, _ attributesType: String, _ token: Data, _ id: String) {
     dispatch(reply) { client in
         let result = try await client.track(
-            name: name, attributesType: attributesType, systemActivityID: id, token: token)
+            name: name, attributesType: attributesType, systemActivityID: id, token: token,
+            contractVersion: ContractVersions.shared[attributesType])
         return ["result": result.rawValue]
     }
 }

@@ -128,6 +128,9 @@ namespace LiveActivitiesGateway
         static extern int la_configure(byte[] baseUrl, byte[] appKey, byte[] appSecret, byte[] storeDir);
 
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl)]
+        static extern int la_set_contract_version(byte[] attributesType, int version);
+
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl)]
         static extern void la_register(IntPtr context, NativeCallback callback);
 
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl)]
@@ -190,6 +193,13 @@ namespace LiveActivitiesGateway
         public static int Configure(string baseUrl, string appKey, string appSecret, string storeDirectory)
         {
             return la_configure(Utf8(baseUrl), Utf8(appKey), Utf8(appSecret), Utf8(storeDirectory));
+        }
+
+        /// <summary>The version of the type's contract this build decodes (1 to 1000000; 0 forgets it), sent with its
+        /// push-to-start token and every instance tracked. Returns 0 or a negative status.</summary>
+        public static int SetContractVersion(string attributesType, int version)
+        {
+            return la_set_contract_version(Utf8(attributesType), version);
         }
 
         /// <summary>Registers the install; Reply.ChannelId. Other calls register first when needed.</summary>

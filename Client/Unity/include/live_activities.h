@@ -50,6 +50,13 @@ typedef void (*la_callback)(void *context, int32_t status, const char *json);
  */
 int32_t la_configure(const char *base_url, const char *app_key, const char *app_secret, const char *store_dir);
 
+/*
+ * The version of attributes_type's contract (docs/contracts.md) this build decodes: 1 to 1000000, or 0 to forget it.
+ * Sent from now on with the type's push-to-start token and every instance of it tracked, so that the gateway refuses
+ * pushes this build could not decode. Returns LA_OK or LA_ERR_INVALID_ARGUMENT. Synchronous, like la_configure.
+ */
+int32_t la_set_contract_version(const char *attributes_type, int32_t version);
+
 /* Registers the install (once; later calls answer the stored channel). -> {"channel_id": "..."} */
 void la_register(void *context, la_callback callback);
 

@@ -107,6 +107,16 @@ int main(int argc, char **argv) {
     la_register(&answer, on_answer);
     check(&answer, "register", 1, "\"channel_id\":\"");
 
+    /* The build's contract version, sent with the token and the instance below; a bad one refused at once. */
+    if (la_set_contract_version("ChestTimerAttributes", 2) != LA_OK ||
+        la_set_contract_version("ChestTimerAttributes", -1) != LA_ERR_INVALID_ARGUMENT ||
+        la_set_contract_version(NULL, 2) != LA_ERR_INVALID_ARGUMENT) {
+        printf("FAIL contract-version\n");
+        failures++;
+    } else {
+        printf("ok contract-version\n");
+    }
+
     reset(&answer);
     la_set_push_to_start_token_hex("ChestTimerAttributes", "00112233445566778899aabbccddeeff", &answer, on_answer);
     check(&answer, "push-to-start", 1, NULL);
