@@ -7,7 +7,8 @@ import Testing
 
     /// Requests cancelled while their answers (here: refused connections) arrive all end: swift-corelibs-foundation's
     /// `URLSession.data(for:)` could deadlock there (swiftlang/swift-corelibs-foundation#5412), which hung an
-    /// end-to-end test. A deadlock there blocks the cooperative threads themselves, so no task can time it out: a
+    /// end-to-end test, and its `URLSessionTask.cancel()` racing a completion crashed the process once (its task
+    /// registry; `CancellableDataTask` no longer cancels the data task). A deadlock there blocks the cooperative threads themselves, so no task can time it out: a
     /// watchdog on a Dispatch queue ends the process with a message instead of letting the suite hang (it did, 4
     /// runs of 4, with `data(for:)`).
     @Suite struct URLSessionTransportCancellationTests {

@@ -3,55 +3,52 @@
     import FoundationNetworking
     import Synchronization
 
-    /// One request through swift-corelibs-foundation's `URLSession` (Linux), cancellable without its deadlock.
+    /// One request through swift-corelibs-foundation's `URLSession` (Linux) that a cancelled caller leaves at once.
     ///
-    /// Its `URLSession.data(for:)` can deadlock when the calling task is cancelled while the answer arrives
-    /// (swiftlang/swift-corelibs-foundation#5412): the cancellation handler holds the task's status lock and waits for
-    /// the session's work queue, which holds the queue and waits for that lock to resume the task. Seen here as a hung
-    /// end-to-end test under load. A data task with a completion handler, cancelled from another thread than the
-    /// cancellation handler's, takes the two locks in one order only.
+    /// Two bugs of that `URLSession` meet at cancellation. Its `URLSession.data(for:)` can deadlock when the calling
+    /// task is cancelled while the answer arrives (swiftlang/swift-corelibs-foundation#5412: the cancellation handler
+    /// holds the task's status lock and waits for the session's work queue, which waits for that lock; seen here as
+    /// a hung end-to-end test). And `URLSessionTask.cancel()` racing the task's own completion crashes in the
+    /// session's task registry ("Trying to access a behaviour for a task that in not in the registry"; seen once in
+    /// CI, with cancel called from another queue). So here the data task is never cancelled: a cancelled caller is
+    /// answered `CancellationError` at once and the request finishes on its own (within the session's timeout), its
+    /// answer dropped. On Apple's platforms the client uses `data(for:)`, which has neither bug.
     package final class CancellableDataTask: Sendable {
-        private let state = Mutex<(task: URLSessionDataTask?, cancelled: Bool)>((nil, false))
+        private typealias Continuation = CheckedContinuation<(Data, URLResponse), any Error>
+        /// The caller, until the first of the answer and the cancellation resumes it.
+        private let waiting = Mutex<Continuation?>(nil)
 
         package static func data(for request: URLRequest, on session: URLSession) async throws -> (Data, URLResponse) {
             let box = CancellableDataTask()
             return try await withTaskCancellationHandler {
-                try await withCheckedThrowingContinuation { continuation in
-                    let task = session.dataTask(with: request) { data, response, error in
+                try await withCheckedThrowingContinuation { (continuation: Continuation) in
+                    box.waiting.withLock { $0 = continuation }
+                    // Cancelled before the continuation was kept: the handler found nothing to resume.
+                    if Task.isCancelled {
+                        box.finish(.failure(CancellationError()))
+                        return
+                    }
+                    session.dataTask(with: request) { data, response, error in
                         if let data, let response {
-                            continuation.resume(returning: (data, response))
+                            box.finish(.success((data, response)))
                         } else {
-                            continuation.resume(throwing: error ?? URLError(.badServerResponse))
+                            box.finish(.failure(error ?? URLError(.badServerResponse)))
                         }
                     }
-                    box.started(task)
+                    .resume()
                 }
             } onCancel: {
-                box.cancel()
+                box.finish(.failure(CancellationError()))
             }
         }
 
-        /// Resumes `task`, or cancels it at once when the caller was cancelled before it existed.
-        private func started(_ task: URLSessionDataTask) {
-            let cancelled = self.state.withLock { state in
-                state.task = task
-                return state.cancelled
+        /// Resumes the caller once; later calls find nothing to resume.
+        private func finish(_ result: Result<(Data, URLResponse), any Error>) {
+            let continuation = self.waiting.withLock { waiting in
+                defer { waiting = nil }
+                return waiting
             }
-            task.resume()
-            if cancelled { Self.cancelElsewhere(task) }
-        }
-
-        private func cancel() {
-            let task = self.state.withLock { state in
-                state.cancelled = true
-                return state.task
-            }
-            if let task { Self.cancelElsewhere(task) }
-        }
-
-        /// Off the cancellation handler's thread, which holds the task's status lock.
-        private static func cancelElsewhere(_ task: URLSessionDataTask) {
-            DispatchQueue.global().async { task.cancel() }
+            continuation?.resume(with: result)
         }
     }
 #endif
