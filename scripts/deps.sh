@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs what a fresh Debian machine lacks for `make run` / `make test`: the PostgreSQL server, curl, openssl,
 # nghttp2's h2load and nghttpd (the tests check our HTTP/2 client and simulator against them), and mono-mcs (the
-# tests compile the Unity binding's C# and run it under mono). With `--bench`, also wrk. Idempotent.
+# tests compile the Unity binding's C# and run it under mono). With `--bench`, also wrk; with `--ha`, pg_auto_failover
+# (scripts/pg-ha.sh, the chaos bench's primary-lost). Idempotent.
 set -euo pipefail
 
 need=()
@@ -16,6 +17,13 @@ command -v python3 >/dev/null || need+=(python3)
 command -v mcs >/dev/null || need+=(mono-mcs)
 if [ "${1:-}" = "--bench" ]; then
     command -v wrk >/dev/null || need+=(wrk)
+fi
+if [ "${1:-}" = "--ha" ]; then
+    command -v pg_autoctl >/dev/null || need+=(pg-auto-failover-cli)
+    # The extension for the server's major version (Debian's default, 15 on bookworm, when none is installed yet).
+    pg_major=$(pg_bin | cut -d/ -f5)
+    pg_major=${pg_major:-15}
+    [ -f "/usr/lib/postgresql/$pg_major/lib/pgautofailover.so" ] || need+=("postgresql-$pg_major-auto-failover")
 fi
 [ ${#need[@]} -eq 0 ] && exit 0
 
