@@ -34,7 +34,9 @@ bench-fanout:
 bench-retention:
 	@$(BENCH) retention
 
+# primary-lost runs on a pg_auto_failover formation (scripts/pg-ha.sh): --ha installs it when missing.
 chaos:
+	@scripts/deps.sh --ha
 	@$(BENCH) chaos
 
 format:

@@ -4,12 +4,13 @@ import Foundation
 final class ChaosRun {
     static let allScenarios = [
         "sigterm", "sigkill-one", "sigkill-both", "pg-restart", "pg-stop", "term-backends", "apns-stall",
-        "apns-goaway", "apns-503", "net-drop", "overload",
+        "apns-goaway", "apns-503", "net-drop", "overload", "primary-lost",
     ]
     static let soloToken = String(repeating: "cd", count: 32)
 
     let stack: BenchStack
-    let db: BenchDatabase
+    /// The bench's connection: to the new primary once primary-lost has seen the standby promoted.
+    var db: BenchDatabase
     let gateway: GatewayAPI
     let simulator: SimulatorAdmin
     let big: GatewayAPI.CreatedApp
@@ -23,6 +24,15 @@ final class ChaosRun {
     var notes: [String] = []
     let trickle = Trickle()
     var pushTS = Int(Date().timeIntervalSince1970) - 200_000
+    var gatewayProcess: ChildProcess?
+    var gatewayPort = 0
+    /// The pg_auto_failover formation's directory (scripts/pg-ha.sh) when this run is primary-lost's.
+    var formation: String?
+    /// The fan-out of the scenario running now.
+    var currentPush = ""
+    var primaryLost: ChaosPrimaryLost.Fault?
+    /// Programs that missed their SIGTERM deadline: `make chaos` fails.
+    var failures: [String] = []
 
     init(
         stack: BenchStack, db: BenchDatabase, gateway: GatewayAPI, simulator: SimulatorAdmin,
@@ -72,9 +82,17 @@ final class ChaosRun {
 
     func acceptedTotal() async -> Int { (try? await self.simulator.stats().accepted) ?? 0 }
 
-    func runScenarios() async throws {
-        let scenarios = self.stack.knobs.string("SCENARIOS", Self.allScenarios.joined(separator: " "))
+    /// SCENARIOS, checked: every one named must exist.
+    static func scenarios(_ knobs: Knobs) throws -> [String] {
+        let scenarios = knobs.string("SCENARIOS", Self.allScenarios.joined(separator: " "))
             .split(separator: " ").map(String.init)
+        for scenario in scenarios where !Self.allScenarios.contains(scenario) {
+            throw BenchError("no scenario '\(scenario)'")
+        }
+        return scenarios
+    }
+
+    func runScenarios(_ scenarios: [String]) async throws {
         let deadline = try self.stack.knobs.int("DEADLINE", 240)
         let header = [
             Self.pad("scenario", -14), Self.pad("targeted", 8), Self.pad("accepted", 9), Self.pad("twice+", 7),
@@ -88,12 +106,13 @@ final class ChaosRun {
                 overload = true
                 continue
             }
-            guard Self.allScenarios.contains(scenario) else { throw BenchError("no scenario '\(scenario)'") }
             if scenario == "net-drop" && self.namespace == nil {
                 print("\(scenario): skipped (not root: no network namespace)")
                 continue
             }
             try await self.scenario(scenario, deadline: deadline)
+            // A network that dropped everything may leave connections half-open: SIGTERM must still end them in time.
+            if scenario == "net-drop" { try await self.measureShutdown(after: scenario) }
         }
         if !self.notes.isEmpty { print(self.notes.joined(separator: "\n")) }
         if overload { try await ChaosOverload(chaos: self).run() }
@@ -109,6 +128,7 @@ final class ChaosRun {
         self.pushTS += 1
         let (status, bigID) = await self.gateway.tryPush(
             .update("match", timestamp: self.pushTS), auth: self.big.master)
+        self.currentPush = bigID
         guard status == 202 else {
             print("\(scenario): POST answered \(String(format: "%03d", status))")
             _ = await self.trickle.stop()

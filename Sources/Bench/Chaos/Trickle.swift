@@ -8,6 +8,8 @@ final class Trickle: Sendable {
         var ts: Int
         var status: Int
         var pushID: String
+        /// When it was answered (seconds since 1970).
+        var at: Double
     }
 
     private let lastTS: Mutex<Int>
@@ -27,12 +29,16 @@ final class Trickle: Sendable {
                 let (status, id) = await gateway.tryPush(.update("solo", timestamp: ts), auth: auth)
                 // A POST cut short by stop() is not counted (the script's killed curl wrote no line either).
                 if Task.isCancelled { break }
-                self.posts.withLock { $0.append(Post(ts: ts, status: status, pushID: id)) }
+                let post = Post(ts: ts, status: status, pushID: id, at: Date().timeIntervalSince1970)
+                self.posts.withLock { $0.append(post) }
                 try? await Task.sleep(for: .milliseconds(100))
             }
         }
         self.task.withLock { $0 = task }
     }
+
+    /// What it has posted so far (still running); after `stop`, what it posted.
+    func snapshot() -> [Post] { self.posts.withLock { $0 } }
 
     /// Stops it and returns what it posted.
     func stop() async -> [Post] {
