@@ -30,9 +30,11 @@ struct StreamingPair: Sendable {
             _ = try? PrivatePostgres.script("pg.sh", "stop", pair.primary.directory)
             try? FileManager.default.removeItem(atPath: base)
         }
-        try PrivatePostgres.script("pg.sh", "start", pair.primary.directory, "\(pair.primary.port)")
+        // Durable when the test is about what a commit promises; else as the suite's own server runs.
+        let durability = synchronous ? [] : ["--ephemeral"]
+        try PrivatePostgres.script(["pg.sh", "start", pair.primary.directory, "\(pair.primary.port)"] + durability)
         try PrivatePostgres.script(
-            "pg.sh", "standby", pair.standby.directory, "\(pair.standby.port)", "\(pair.primary.port)")
+            ["pg.sh", "standby", pair.standby.directory, "\(pair.standby.port)", "\(pair.primary.port)"] + durability)
         if synchronous {
             try await AdminConnection.run(try pair.primary.url, "ALTER SYSTEM SET synchronous_standby_names = '*'")
             try await AdminConnection.run(try pair.primary.url, "SELECT pg_reload_conf()")
