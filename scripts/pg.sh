@@ -3,6 +3,10 @@
 #   scripts/pg.sh start DIR PORT [--ephemeral]   initdb (once) and start, listening on 127.0.0.1:PORT
 #   scripts/pg.sh stop DIR
 #   scripts/pg.sh restart DIR | reload DIR        (pg_ctl restart -m fast, with the options it was started with)
+#   scripts/pg.sh standby DIR PORT PRIMARY_PORT [--ephemeral]
+#                                                 a streaming standby of the server on 127.0.0.1:PRIMARY_PORT
+#                                                 (pg_basebackup once), started on PORT
+#   scripts/pg.sh promote DIR | kill DIR          (pg_ctl promote; SIGKILL to the server, as a lost machine)
 # PG_LISTEN: the addresses to listen on (default 127.0.0.1).
 # initdb refuses to run as root, so as root the server runs as the system user `lagw-postgres`.
 # --ephemeral turns durability off (fsync, synchronous_commit): for throwaway test clusters only.
@@ -19,7 +23,7 @@ as_pg() {
 }
 
 case "$cmd" in
-start)
+start | standby)
     port=${3:?port}
     mkdir -p "$dir"
     dir=$(cd "$dir" && pwd)
@@ -31,13 +35,20 @@ start)
             exit 1
         }
     fi
+    if [ "$cmd" = standby ] && [ ! -f "$dir/PG_VERSION" ]; then
+        primary=${4:?primary port}
+        as_pg "$bin/pg_basebackup" -h 127.0.0.1 -p "$primary" -U postgres -D "$dir" -R -X stream -c fast \
+            >"$dir.basebackup.log" 2>&1 || { cat "$dir.basebackup.log" >&2; exit 1; }
+        rm -f "$dir.basebackup.log"
+        chmod 700 "$dir"
+    fi
     if [ ! -f "$dir/PG_VERSION" ]; then
         as_pg "$bin/initdb" -D "$dir" -A trust -U postgres -E UTF8 --no-sync >"$dir.initdb.log" 2>&1 ||
             { cat "$dir.initdb.log" >&2; exit 1; }
         rm -f "$dir.initdb.log"
     fi
     opts="-p $port -k $dir -c listen_addresses=${PG_LISTEN:-127.0.0.1} -c max_connections=300"
-    if [ "${4:-}" = "--ephemeral" ]; then
+    if [ "${!#}" = "--ephemeral" ]; then
         opts="$opts -c fsync=off -c synchronous_commit=off -c full_page_writes=off"
     fi
     as_pg "$bin/pg_ctl" -D "$dir" -l "$dir/server.log" -o "$opts" -w -t 60 start >/dev/null ||
@@ -53,8 +64,16 @@ restart)
 reload)
     as_pg "$bin/pg_ctl" -D "$dir" reload >/dev/null
     ;;
+promote)
+    as_pg "$bin/pg_ctl" -D "$dir" -w -t 60 promote >/dev/null
+    ;;
+kill)
+    [ -f "$dir/postmaster.pid" ] || exit 0
+    kill -KILL "$(head -n 1 "$dir/postmaster.pid")" 2>/dev/null || true
+    ;;
 *)
-    echo "usage: pg.sh start DIR PORT [--ephemeral] | stop DIR | restart DIR | reload DIR" >&2
+    echo "usage: pg.sh start DIR PORT [--ephemeral] | standby DIR PORT PRIMARY_PORT [--ephemeral] | stop DIR" \
+        "| restart DIR | reload DIR | promote DIR | kill DIR" >&2
     exit 2
     ;;
 esac

@@ -49,6 +49,8 @@ extension GatewayCommand {
                 try GatewayConfiguration(options: self.options, environment: ProcessInfo.processInfo.environment)
             }
             LoggingSystem.bootstrap { label in LineLogHandler(label: label, level: configuration.logLevel) }
+            // The group's own bound (graceful, then 5 s of cancelling), and a second more.
+            ShutdownWatchdog.arm(deadline: .seconds(configuration.shutdownSeconds + 6), program: "gateway")
             let gateway = try await buildGateway(configuration: configuration)
             try await exitOnFailure { try await gateway.run() }
         }

@@ -76,6 +76,8 @@ struct WorkerCommand: AsyncParsableCommand {
             throw ExitCode(2)
         }
         LoggingSystem.bootstrap { label in LineLogHandler(label: label, level: configuration.logLevel) }
+        // The group's own bound (graceful, then 5 s of cancelling), and a second more.
+        ShutdownWatchdog.arm(deadline: .seconds(configuration.shutdownSeconds + 6), program: "worker")
         do {
             try await buildWorker(configuration: configuration).run()
         } catch let error as MigrationError {

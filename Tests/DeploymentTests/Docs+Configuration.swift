@@ -70,7 +70,9 @@ import Testing
                 if usedBy.hasPrefix("all") {
                     #expect(byGateway && byWorker, "\(setting.environment) is not read by all")
                 } else {
-                    if byGateway { #expect(usedBy.contains("gateway"), "\(setting.environment) is read by the gateway") }
+                    if byGateway {
+                        #expect(usedBy.contains("gateway"), "\(setting.environment) is read by the gateway")
+                    }
                     if byWorker { #expect(usedBy.contains("worker"), "\(setting.environment) is read by the worker") }
                 }
             }

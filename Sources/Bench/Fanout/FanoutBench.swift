@@ -16,7 +16,8 @@ struct FanoutBench: AsyncParsableCommand {
             instant server, which hides what bounds a real fan-out), SIM_MAX_STREAMS (500: the low end of what APNs \
             advertises), OTHER_ACTIVITIES (1: with one, each of the other app's updates waits for the one before it; \
             with more they are independent and wait for CPU), EVENT (update, or start: a push-to-start to N tokens), \
-            SECOND_PUSH (1), CONTRACTS (0; 1: every push checked against a contract at the door), WORKER_POOL_SIZE (4), WORKER_CONCURRENCY (16), PG_SHARED_BUFFERS (2GB), \
+            SECOND_PUSH (1), CONTRACTS (0; 1: every push checked against a contract at the door), REPLICA (0; 1: a \
+            streaming standby, its replay lag sampled through the fan-out), WORKER_POOL_SIZE (4), WORKER_CONCURRENCY (16), PG_SHARED_BUFFERS (2GB), \
             WORKER_BULK_NICE (read by the workers), BIN_DIR (gateway, worker and apns-sim built elsewhere, to \
             compare two builds in one sitting), MIGRATIONS_DIR.
             """
@@ -34,7 +35,15 @@ struct FanoutBench: AsyncParsableCommand {
                 try await run.seed()
                 try await run.startWorkers()
                 try await run.warmUp()
+                if settings.replica { try await run.startStandby() }
+                let db = run.db
+                let lag = settings.replica ? Task { await FanoutRun.sampleLag(db) } : nil
                 try await run.fanOut()
+                if let lag {
+                    lag.cancel()
+                    FanoutRun.reportLag(await lag.value)
+                    await run.stopStandby()
+                }
                 try await run.report()
                 try await run.afterThePush()
                 try await run.broadcasts()

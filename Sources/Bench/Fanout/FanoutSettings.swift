@@ -14,6 +14,8 @@ struct FanoutSettings: Sendable {
     /// CONTRACTS=1: both apps have a contract for MatchAttributes and every device reported version 1, so every
     /// push is checked at the door (docs/contracts.md).
     let contracts: Bool
+    /// REPLICA=1: a streaming standby of the bench's PostgreSQL, its lag sampled through the fan-out.
+    let replica: Bool
 
     init(_ knobs: Knobs) throws {
         self.n = try knobs.int("N", 1_000_000)
@@ -28,6 +30,7 @@ struct FanoutSettings: Sendable {
         self.sharedBuffers = knobs.string("PG_SHARED_BUFFERS", "2GB")
         self.bulkNice = knobs.string("WORKER_BULK_NICE", "default")
         self.contracts = knobs.string("CONTRACTS", "0") == "1"
+        self.replica = knobs.string("REPLICA", "0") == "1"
     }
 
     var event: String { self.startEvent ? "start" : "update" }

@@ -3,7 +3,8 @@ import Logging
 import NIOCore
 import PostgresNIO
 
-/// The one PostgreSQL pool of a process (`DatabaseClient`), plus the helpers every store uses.
+/// The one PostgreSQL pool of a process (`DatabaseClient`, on the server its URL chooses), plus the helpers every store
+/// uses.
 ///
 /// The client itself is a `Service`: executables put `database.client` first in their `ServiceGroup`.
 public struct Database: Sendable {
@@ -19,10 +20,9 @@ public struct Database: Sendable {
         eventLoopGroup: any EventLoopGroup = PostgresClient.defaultEventLoopGroup,
         executor: (any TaskExecutor)? = nil, logger: Logger
     ) {
-        let client = PostgresClient(
-            configuration: url.clientConfiguration(maxConnections: maxConnections, keepsOneOpen: keepsOneOpen),
-            eventLoopGroup: eventLoopGroup, backgroundLogger: logger)
-        self.client = DatabaseClient(client, executor: executor)
+        self.client = DatabaseClient(
+            url: url, maxConnections: maxConnections, keepsOneOpen: keepsOneOpen, eventLoopGroup: eventLoopGroup,
+            executor: executor, logger: logger)
         self.logger = logger
     }
 

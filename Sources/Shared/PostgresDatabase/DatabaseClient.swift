@@ -1,17 +1,28 @@
 import Logging
+import NIOCore
 import PostgresNIO
 import ServiceLifecycle
 
-/// The process's PostgreSQL pool (PostgresNIO's `PostgresClient`), every statement bounded by `LostStatementGuard`.
+/// The process's PostgreSQL pool (PostgresNIO's `PostgresClient`) on the server its URL chooses (`ServerChoice`:
+/// with several servers listed, the one `target_session_attrs` accepts, followed through a failover), every
+/// statement bounded by `LostStatementGuard`.
 ///
 /// A `Service`: executables put it first in their `ServiceGroup`.
 public struct DatabaseClient: Service, Sendable {
-    let base: PostgresClient
+    let choice: ServerChoice
     /// Where statements run (the express lane's thread for its pool; nil: the global pool).
     let executor: (any TaskExecutor)?
 
-    init(_ base: PostgresClient, executor: (any TaskExecutor)?) {
-        self.base = base
+    init(
+        url: DatabaseURL, maxConnections: Int, keepsOneOpen: Bool, eventLoopGroup: any EventLoopGroup,
+        executor: (any TaskExecutor)?, logger: Logger
+    ) {
+        self.choice = ServerChoice(url: url, eventLoopGroup: eventLoopGroup, logger: logger) { server in
+            PostgresClient(
+                configuration: url.clientConfiguration(
+                    maxConnections: maxConnections, keepsOneOpen: keepsOneOpen, server: server),
+                eventLoopGroup: eventLoopGroup, backgroundLogger: logger)
+        }
         self.executor = executor
     }
 
@@ -19,7 +30,7 @@ public struct DatabaseClient: Service, Sendable {
 
     /// Runs the pool until graceful shutdown.
     public func run() async {
-        await self.base.run()
+        await self.choice.run()
     }
 
     /// Runs `query` on a pooled connection and reads its rows.
@@ -42,13 +53,38 @@ public struct DatabaseClient: Service, Sendable {
         }
     }
 
-    /// Leases a connection for `body`'s lifetime.
+    /// Leases a connection for `body`'s lifetime. A lease that failed because its pool's server was left for another
+    /// (a failover) is asked again of the new pool; `body` runs at most once.
     public func withConnection<Result>(
         isolation: isolated (any Actor)? = #isolation, _ body: (DatabaseConnection) async throws -> sending Result
     ) async throws -> sending Result {
         let executor = self.executor
-        return try await self.base.withConnection(isolation: isolation) { connection in
-            try await body(DatabaseConnection(connection, executor: executor))
+        while true {
+            let pool = self.choice.current
+            var leased = false
+            do {
+                return try await pool.client.withConnection(isolation: isolation) { connection in
+                    leased = true
+                    return try await body(DatabaseConnection(connection, executor: executor))
+                }
+            } catch {
+                if !leased && pool.isRetired { continue }
+                if !leased || error.mayMeanServerLost { self.choice.suspect() }
+                throw error
+            }
         }
+    }
+}
+
+extension Error {
+    /// Whether a statement's error may mean its server is gone or no longer takes writes: the connection failed or
+    /// closed under it, or the server said so (SQLSTATE class 08, connection exception; 57P01-57P03, shutting down or
+    /// starting; 25006, read-only transaction: a standby).
+    var mayMeanServerLost: Bool {
+        if self is LostStatementError { return true }
+        guard let error = self as? PSQLError else { return false }
+        if let state = error.sqlState { return state.hasPrefix("08") || state.hasPrefix("57P") || state == "25006" }
+        return [.serverClosedConnection, .connectionError, .uncleanShutdown, .clientClosedConnection].contains(
+            error.code)
     }
 }

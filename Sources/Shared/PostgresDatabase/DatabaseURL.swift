@@ -2,7 +2,9 @@ import Foundation
 import LiveActivitiesCore
 import PostgresNIO
 
-/// A `postgres://user:password@host:port/database?sslmode=disable|prefer|require` URL.
+/// A `postgres://user:password@host:port[,host:port...]/database?sslmode=...&target_session_attrs=...` URL, in
+/// libpq's syntax: several servers may be listed, and the pool uses the first that `targetSessionAttributes` accepts,
+/// following it when it changes (a failover; see `ServerChoice`).
 public struct DatabaseURL: Sendable, Equatable {
     public struct ParseError: Error, Equatable {
         public let reason: String
@@ -12,93 +14,102 @@ public struct DatabaseURL: Sendable, Equatable {
         case disable, prefer, require
     }
 
-    public var host: String
-    public var port: Int
+    /// One server of the list.
+    public struct Server: Sendable, Equatable, CustomStringConvertible {
+        public var host: String
+        public var port: Int
+
+        public init(host: String, port: Int) {
+            self.host = host
+            self.port = port
+        }
+
+        public var description: String {
+            self.host.contains(":") ? "[\(self.host)]:\(self.port)" : "\(self.host):\(self.port)"
+        }
+    }
+
+    /// In the URL's order, at least one.
+    public var servers: [Server]
     public var username: String
     public var password: String?
     public var database: String
     public var tls: TLSMode
+    /// Which server the pool uses when several are listed (libpq's `target_session_attrs`; default `any`).
+    public var targetSessionAttributes: TargetSessionAttributes
     /// `statement_timeout` of every session of the pool (nil: PostgreSQL's default, none).
     public var statementTimeout: Duration?
 
+    /// The first server's host and port.
+    public var host: String { self.servers[0].host }
+    public var port: Int { self.servers[0].port }
+
     public init(_ string: String) throws {
-        guard let components = URLComponents(string: string),
-            let scheme = components.scheme, ["postgres", "postgresql"].contains(scheme)
-        else {
+        let scheme = ["postgres://", "postgresql://"].first { string.hasPrefix($0) }
+        guard let scheme else {
             throw ParseError(reason: "must be a postgres:// URL like postgres://user:pass@localhost:5432/db")
         }
-        guard let host = components.host, !host.isEmpty else {
-            throw ParseError(reason: "has no host")
-        }
-        guard let user = components.user, !user.isEmpty else {
-            throw ParseError(reason: "has no user name")
-        }
-        let database = components.path.hasPrefix("/") ? String(components.path.dropFirst()) : components.path
+        let rest = string.dropFirst(scheme.count)
+        let (beforeQuery, query) = Self.split(rest, at: "?")
+        let (authority, path) = Self.split(beforeQuery, at: "/")
+        let at = authority.lastIndex(of: "@")
+        let userInfo = at.map { authority[..<$0] } ?? ""
+        let hostList = at.map { authority[authority.index(after: $0)...] } ?? authority[...]
+        self.servers = try hostList.split(separator: ",", omittingEmptySubsequences: false).map(Self.server)
+        let (user, password) = Self.split(userInfo, at: ":")
+        guard !user.isEmpty else { throw ParseError(reason: "has no user name") }
+        self.username = Self.decoded(user)
+        self.password = password.map(Self.decoded)
+        let database = Self.decoded(path ?? "")
         guard !database.isEmpty else {
             throw ParseError(reason: "has no database name (the path after the port)")
         }
-        var tls = TLSMode.disable
-        if let mode = components.queryItems?.first(where: { $0.name == "sslmode" })?.value {
+        self.database = database
+        var parameters: [String: String] = [:]
+        for item in (query ?? "").split(separator: "&") {
+            let (name, value) = Self.split(item, at: "=")
+            parameters[Self.decoded(name)] = Self.decoded(value ?? "")
+        }
+        self.tls = .disable
+        if let mode = parameters["sslmode"] {
             guard let parsed = TLSMode(rawValue: mode) else {
                 throw ParseError(reason: "sslmode must be disable, prefer or require, got '\(mode)'")
             }
-            tls = parsed
+            self.tls = parsed
         }
-        self.host = host
-        self.port = components.port ?? 5432
-        self.username = user.removingPercentEncoding ?? user
-        self.password = components.password.map { $0.removingPercentEncoding ?? $0 }
-        self.database = database
-        self.tls = tls
+        self.targetSessionAttributes = .any
+        if let attributes = parameters["target_session_attrs"] {
+            guard let parsed = TargetSessionAttributes(rawValue: attributes) else {
+                let names = TargetSessionAttributes.allCases.map(\.rawValue).joined(separator: ", ")
+                throw ParseError(reason: "target_session_attrs must be one of \(names), got '\(attributes)'")
+            }
+            self.targetSessionAttributes = parsed
+        }
     }
 
-    /// The pool of a process. With `keepsOneOpen` (servers) one connection is kept open at all times, the rest are
-    /// opened on demand and closed after a minute idle. Keeping every connection (minimum = maximum) saved
-    /// postgres-nio's idle-timer task per query (30-50 us of gateway CPU a device call, `make bench-registry`,
-    /// docs/benchmarks.md), but postgres-nio 1.33's pool then traps when
-    /// PostgreSQL comes back from an outage: while connections fail it keeps one retrying and drops the rest, and the
-    /// next lease finds fewer than the minimum and fails a precondition (`createNewDemandConnectionIfPossible`;
-    /// `make chaos`, pg-stop then term-backends, crashed the gateway). One survives: the retrying connection counts.
-    /// Keep-alive queries are off: a connection the server closes is noticed by its socket and replaced, and the
-    /// server probes for a vanished client (``tcpKeepalive``).
-    /// JIT compilation is off for our sessions: PostgreSQL compiles any statement whose estimate passes
-    /// `jit_above_cost`, and a start's chunk select (its probes estimated per target) spent 3.3 s compiling to run
-    /// for 150 ms; every statement here is short and runs once.
-    /// TCP keepalive is asked of the server for each session (``tcpKeepalive``): postgres-nio opens its sockets
-    /// itself and offers no socket option, so the server probes the link and ends the backend of a client that
-    /// vanished (its locks and its LISTEN go with it), and a query of a vanished client is stopped within
-    /// `client_connection_check_interval`.
-    public func clientConfiguration(maxConnections: Int, keepsOneOpen: Bool = false) -> PostgresClient.Configuration {
-        let tls: PostgresClient.Configuration.TLS
-        switch self.tls {
-        case .disable: tls = .disable
-        case .prefer: tls = .prefer(.makeClientConfiguration())
-        case .require: tls = .require(.makeClientConfiguration())
+    /// `host`, `host:port`, `[v6]` or `[v6]:port`.
+    private static func server(_ text: Substring) throws -> Server {
+        var host = text
+        var port: Substring?
+        if text.hasPrefix("["), let close = text.firstIndex(of: "]") {
+            host = text[text.index(after: text.startIndex)..<close]
+            let after = text[text.index(after: close)...]
+            port = after.hasPrefix(":") ? after.dropFirst() : nil
+        } else {
+            (host, port) = Self.split(text, at: ":")
         }
-        var config = PostgresClient.Configuration(
-            host: self.host,
-            port: self.port,
-            username: self.username,
-            password: self.password,
-            database: self.database,
-            tls: tls
-        )
-        config.options.maximumConnections = maxConnections
-        config.options.minimumConnections = keepsOneOpen ? 1 : 0
-        config.options.keepAliveBehavior = nil
-        config.options.additionalStartupParameters = [("jit", "off")] + Self.tcpKeepalive
-        if let timeout = self.statementTimeout {
-            let milliseconds =
-                timeout.components.seconds * 1000 + timeout.components.attoseconds / 1_000_000_000_000_000
-            config.options.additionalStartupParameters.append(("statement_timeout", "\(milliseconds)ms"))
+        guard !host.isEmpty else { throw ParseError(reason: "has no host") }
+        guard let port else { return Server(host: Self.decoded(host), port: 5432) }
+        guard let number = Int(port), (1...65535).contains(number) else {
+            throw ParseError(reason: "has a port that is not a number from 1 to 65535: '\(port)'")
         }
-        return config
+        return Server(host: Self.decoded(host), port: number)
     }
 
-    /// A silent peer is probed after 60 s idle, every 10 s, and given up after 6 unanswered probes: a dead client's
-    /// session ends within about two minutes. (Unix-domain sockets ignore these.)
-    public static let tcpKeepalive: [(String, String)] = [
-        ("tcp_keepalives_idle", "60"), ("tcp_keepalives_interval", "10"), ("tcp_keepalives_count", "6"),
-        ("client_connection_check_interval", "10s"),
-    ]
+    private static func split(_ text: Substring, at separator: Character) -> (Substring, Substring?) {
+        guard let index = text.firstIndex(of: separator) else { return (text, nil) }
+        return (text[..<index], text[text.index(after: index)...])
+    }
+
+    private static func decoded(_ text: Substring) -> String { text.removingPercentEncoding ?? String(text) }
 }

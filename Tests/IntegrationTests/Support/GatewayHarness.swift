@@ -30,10 +30,19 @@ struct GatewayHarness: Sendable {
         masterKey: MasterKey = .random(),
         broadcast: APNsBroadcastClient = APNsBroadcastClient(),
         gaugeInterval: Duration = .milliseconds(100), metricsToken: String? = nil, headerTimeout: Int = 600,
-        readDatabase: Database? = nil, shed: (target: Duration, floor: Int)? = nil,
+        readDatabase: Database? = nil, shed: (target: Duration, floor: Int)? = nil, primary: DatabaseURL? = nil,
         _ body: @Sendable (GatewayHarness) async throws -> Void
     ) async throws {
-        try await withTestDatabaseURL { database, url in
+        // `primary`: a migrated database of the test's own (a streaming pair's primary); else a fresh copy of the
+        // template on the suite's server.
+        let withPrimary: (@Sendable (Database, DatabaseURL) async throws -> Void) async throws -> Void = { body in
+            if let primary {
+                try await withDatabase(primary) { try await body($0, primary) }
+            } else {
+                try await withTestDatabaseURL { try await body($0, $1) }
+            }
+        }
+        try await withPrimary { database, url in
             var configuration = GatewayConfiguration(
                 host: "127.0.0.1", port: 0, databaseURL: url, adminToken: adminToken,
                 masterKey: masterKey, maxBodyBytes: maxBodyBytes)

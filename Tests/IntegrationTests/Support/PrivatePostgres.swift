@@ -34,6 +34,14 @@ struct PrivatePostgres: Sendable {
     /// waitpid: Foundation's `Process` left `pg.sh start` a zombie here, its `waitUntilExit` never returning.
     @discardableResult
     static func script(_ name: String, _ arguments: String...) throws -> String {
+        try Self.script([name] + arguments)
+    }
+
+    /// The same, the script's name first in `words`.
+    @discardableResult
+    static func script(_ words: [String]) throws -> String {
+        let name = words[0]
+        let arguments = Array(words.dropFirst())
         let log = "/tmp/lagw-test-script-\(UUID().uuidString).log"
         defer { try? FileManager.default.removeItem(atPath: log) }
         var actions = posix_spawn_file_actions_t()
