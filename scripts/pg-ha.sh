@@ -25,7 +25,9 @@ here=$(cd "$(dirname "$0")" && pwd)
 mkdir -p "$dir"
 dir=$(cd "$dir" && pwd)
 
-pg=(env "XDG_CONFIG_HOME=$dir/xdg/config" "XDG_DATA_HOME=$dir/xdg/data" "XDG_RUNTIME_DIR=$dir/xdg/run"
+# Signals back to their defaults: a caller that ignores SIGINT and SIGTERM (the bench does, to stop its programs
+# itself) would pass that on, and pg_autoctl's services would then never stop.
+pg=(env --default-signal "XDG_CONFIG_HOME=$dir/xdg/config" "XDG_DATA_HOME=$dir/xdg/data" "XDG_RUNTIME_DIR=$dir/xdg/run"
     "PGHOST=$dir/sock" PGUSER=postgres "PATH=$bin:$PATH")
 [ "$(id -u)" != 0 ] || pg=(runuser -u "$pg_user" -- "${pg[@]}")
 as_pg() { "${pg[@]}" "$@"; }
