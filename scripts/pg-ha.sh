@@ -162,6 +162,9 @@ rejoin)
     [ -n "$node" ] || { echo "pg-ha: no lost node in $dir" >&2; exit 1; }
     as_pg pg_autoctl drop node --monitor "$(monitor_url)" --name "$node" --force >>"$dir/$node.log" 2>&1 || true
     until_true 60 "node $node dropped" test -z "$(node_state "$node")"
+    # pg_basebackup asks for a spread checkpoint (up to checkpoint_timeout x checkpoint_completion_target, 4.5 min,
+    # with a busy primary's buffers dirty): one now leaves it little to write.
+    sql "$(other "$node")" "CHECKPOINT" >/dev/null
     chmod 700 "$dir/$node.lost"
     rm -rf "$dir/$node.lost" "$dir/xdg/config/pg_autoctl$dir/$node" "$dir/xdg/data/pg_autoctl$dir/$node"
     create_node "$node"

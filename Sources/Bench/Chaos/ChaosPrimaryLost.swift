@@ -80,6 +80,13 @@ struct ChaosPrimaryLost {
         let chunk = try run.stack.knobs.int("PUSH_CHUNK_SIZE", 1000)
         let posts = run.trickle.snapshot()
         let during = posts.filter { $0.at > fault.killedAt && $0.at <= fault.promotedAt }
+        // A POST whose commit the standby had confirmed may be answered just after the kill: it must be there too.
+        let late = during.filter { $0.status == 202 }.map { "'\($0.pushID)'" }
+        let lateDelivered =
+            late.isEmpty
+            ? "0"
+            : try await run.db.text(
+                "SELECT count(*) FROM pushes WHERE id IN (\(late.joined(separator: ","))) AND state = 'done'")
         let after = posts.filter { $0.at > fault.promotedAt }
         let firstOK = after.first { $0.status == 202 }.map { String(format: "%.1f s", $0.at - fault.promotedAt) }
         var counts: [Int: Int] = [:]
@@ -98,7 +105,7 @@ struct ChaosPrimaryLost {
         print(
             "   primary-lost: the other app between kill and promotion: \(statuses.isEmpty ? "none" : statuses); "
                 + "after: \(acceptedAfter)/\(after.count) answered 202, the first \(firstOK ?? "never") after the "
-                + "promotion")
+                + "promotion; the 202s between: \(late.count), delivered \(lateDelivered)")
         let started = ChaosRun.now()
         _ = try await ChildProcess.output("/usr/bin/env", [script, "rejoin", formation])
         print(

@@ -54,7 +54,7 @@ extension ChaosRun {
             try await Task.sleep(for: .seconds(10))
             try await self.simulator.configure(.init(failureRates: [:]))
         case "primary-lost":
-            // The primary SIGKILLed and its data directory made unreadable; the fault ends when the standby is promoted.
+            // The primary SIGKILLed, its data directory made unreadable; the fault ends when the standby is promoted.
             try await self.killPrimary()
         case "net-drop":
             // Every packet between the programs and PostgreSQL dropped for 10 s, both ways.
