@@ -98,16 +98,26 @@ final class ServerChoice: Sendable {
 
     /// Asks the servers at start and at each suspicion; until one is acceptable, every half second.
     private func watch() async {
+        var since: ContinuousClock.Instant?
         while !Task.isCancelled {
             let current = self.current
             guard let index = await self.probe.choose(current: current.server) else {
-                self.logger.warning(
-                    "no database server is acceptable",
-                    metadata: [
-                        "servers": "\(self.url.servers)", "target_session_attrs": "\(self.url.targetSessionAttributes)",
-                    ])
+                // Said once an outage, not every half second.
+                if since == nil {
+                    since = .now
+                    self.logger.warning(
+                        "no database server is acceptable; asking every 0.5 s",
+                        metadata: [
+                            "servers": "\(self.url.servers)",
+                            "target_session_attrs": "\(self.url.targetSessionAttributes)",
+                        ])
+                }
                 try? await Task.sleep(for: .milliseconds(500))
                 continue
+            }
+            if let start = since {
+                self.logger.notice("a database server is acceptable again", metadata: ["after": "\(.now - start)"])
+                since = nil
             }
             if index != current.server { self.move(from: current, to: index) }
             await self.suspicion.wait()

@@ -39,7 +39,4 @@ public enum TargetSessionAttributes: String, Sendable, CaseIterable {
 
     /// Whether a second pass over the hosts takes any server that answers.
     public var acceptsOnSecondPass: Bool { self == .preferStandby }
-
-    /// Whether any server that accepts connections will do, so that nothing need be asked of it.
-    public var needsNoQuestion: Bool { self == .any }
 }
