@@ -84,6 +84,29 @@ import Testing
         }
     }
 
+    /// No statement runs when the primary dies, so none fails: the first after the promotion waits for a lease on the
+    /// dead server's pool, which only the heartbeat can end (`make chaos`'s primary-lost waited there for PostgresNIO's
+    /// 60 s circuit breaker before the heartbeat).
+    @Test func anIdlePoolMovesWithoutAFailedStatement() async throws {
+        try await StreamingPair.run(synchronous: false) { pair in
+            let url = try pair.url([pair.primary, pair.standby], target: "read-write")
+            let database = Database(
+                url: url, maxConnections: 2, keepsOneOpen: true, logger: TestEnvironment.quietLogger)
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                group.addTask { await database.client.run() }
+                defer { group.cancelAll() }
+                #expect(try await Self.port(of: database, becomes: pair.primary.port, within: .seconds(10)) == pair.primary.port)
+                try PrivatePostgres.script("pg.sh", "kill", pair.primary.directory)
+                try PrivatePostgres.script("pg.sh", "promote", pair.standby.directory)
+                let promoted = ContinuousClock.now
+                let port = try await Self.port(of: database)
+                let took = ContinuousClock.now - promoted
+                #expect(port == pair.standby.port)
+                #expect(took < .seconds(10), "the first statement after the promotion answered \(took) later")
+            }
+        }
+    }
+
     /// What the writers saw.
     final class Tally: Sendable {
         let acknowledged = Mutex<[Int32]>([])

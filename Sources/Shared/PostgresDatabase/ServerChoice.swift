@@ -9,8 +9,9 @@ import Synchronization
 ///
 /// With one server there is nothing to choose: one pool, as it always was. With several, the first acceptable server
 /// is asked for at start (`ServerProbe`), and again whenever a statement or a lease fails in a way that may mean the
-/// server is gone (`DatabaseClient` calls `suspect()`); while none is acceptable (a standby not yet promoted) it asks
-/// every half second. When another server is chosen, a new pool opens on it and the old one is retired: its `run()`
+/// server is gone (`DatabaseClient` calls `suspect()`) or the chosen server's heartbeat (a question a second on one
+/// connection of its own) goes unanswered or says it is no longer acceptable; while none is acceptable (a standby
+/// not yet promoted) it asks every half second. When another server is chosen, a new pool opens on it and the old one is retired: its `run()`
 /// ends, so that leases still waiting on it fail at once and are asked again of the new pool.
 final class ServerChoice: Sendable {
     /// One pool on one server of the URL.
@@ -96,15 +97,26 @@ final class ServerChoice: Sendable {
         }
     }
 
-    /// Asks the servers at start and at each suspicion; until one is acceptable, every half second.
+    /// Asks the servers at start, at each suspicion, and whenever the chosen server stops answering or stops being
+    /// acceptable: a heartbeat asks it every second on a connection kept for that (a lease that waits on a dead
+    /// server's pool fails no statement, so only the heartbeat notices). Until a server is acceptable, every half
+    /// second.
     private func watch() async {
-        var since: ContinuousClock.Instant?
+        var outage: ContinuousClock.Instant?
+        var heartbeat: (server: Int, connection: PostgresConnection)?
+        var suspected = true
         while !Task.isCancelled {
             let current = self.current
+            if !suspected, let state = await self.beat(&heartbeat, server: current.server),
+                self.url.targetSessionAttributes.accepts(state)
+            {
+                suspected = await self.suspicionWithin(.seconds(1))
+                continue
+            }
             guard let index = await self.probe.choose(current: current.server) else {
                 // Said once an outage, not every half second.
-                if since == nil {
-                    since = .now
+                if outage == nil {
+                    outage = .now
                     self.logger.warning(
                         "no database server is acceptable; asking every 0.5 s",
                         metadata: [
@@ -113,14 +125,53 @@ final class ServerChoice: Sendable {
                         ])
                 }
                 try? await Task.sleep(for: .milliseconds(500))
+                suspected = true
                 continue
             }
-            if let start = since {
+            if let start = outage {
                 self.logger.notice("a database server is acceptable again", metadata: ["after": "\(.now - start)"])
-                since = nil
+                outage = nil
             }
             if index != current.server { self.move(from: current, to: index) }
-            await self.suspicion.wait()
+            suspected = await self.suspicionWithin(.seconds(1))
+        }
+        try? await heartbeat?.connection.close()
+    }
+
+    /// What the chosen server says of itself on the heartbeat's connection (opened again when it is closed or on
+    /// another server); nil when it does not answer.
+    private func beat(
+        _ heartbeat: inout (server: Int, connection: PostgresConnection)?, server: Int
+    ) async -> TargetSessionAttributes.ServerState? {
+        if let kept = heartbeat, kept.server != server || kept.connection.isClosed {
+            try? await kept.connection.close()
+            heartbeat = nil
+        }
+        if heartbeat == nil {
+            guard let connection = await self.probe.connect(server) else { return nil }
+            heartbeat = (server, connection)
+        }
+        guard let kept = heartbeat, let state = await self.probe.ask(kept.connection) else {
+            heartbeat = nil
+            return nil
+        }
+        return state
+    }
+
+    /// Whether a suspicion arrived within `limit` (false: the time passed).
+    private func suspicionWithin(_ limit: Duration) async -> Bool {
+        await withTaskGroup(of: Bool.self) { group in
+            group.addTask {
+                await self.suspicion.wait()
+                return !Task.isCancelled
+            }
+            group.addTask {
+                try? await Task.sleep(for: limit)
+                return false
+            }
+            let first = await group.next() ?? false
+            group.cancelAll()
+            return first
         }
     }
 
