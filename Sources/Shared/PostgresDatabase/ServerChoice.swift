@@ -37,9 +37,13 @@ final class ServerChoice: Sendable {
         }
 
         /// Runs the pool until graceful shutdown or its retirement.
-        func run() async {
+        /// `running` is called just before the pool runs, on its task (PostgresNIO warns of a lease before `run()`).
+        func run(running: @escaping @Sendable () -> Void = {}) async {
             await withTaskGroup(of: Void.self) { group in
-                group.addTask { await self.client.run() }
+                group.addTask {
+                    running()
+                    await self.client.run()
+                }
                 group.addTask { await self.retirement.wait() }
                 await group.next()
                 group.cancelAll()
@@ -91,8 +95,19 @@ final class ServerChoice: Sendable {
                 await cancelWhenGracefulShutdown { await self.watch() }
                 self.started.continuation.finish()
             }
+            // A new pool becomes the one to lease from, and its predecessor is retired, once it runs.
             for await pool in self.started.stream {
-                group.addTask { await pool.run() }
+                group.addTask {
+                    await pool.run {
+                        // A later choice that ran first wins: this one is retired at once.
+                        let retired = self.chosen.withLock { chosen in
+                            guard pool.generation > chosen.generation else { return pool }
+                            defer { chosen = pool }
+                            return chosen
+                        }
+                        retired.retire()
+                    }
+                }
             }
         }
     }
@@ -105,8 +120,9 @@ final class ServerChoice: Sendable {
         var outage: ContinuousClock.Instant?
         var heartbeat: (server: Int, connection: PostgresConnection)?
         var suspected = true
+        // The pool last chosen here (it becomes `self.current` once it runs).
+        var current = self.current
         while !Task.isCancelled {
-            let current = self.current
             if !suspected, let state = await self.beat(&heartbeat, server: current.server),
                 self.url.targetSessionAttributes.accepts(state)
             {
@@ -132,7 +148,7 @@ final class ServerChoice: Sendable {
                 self.logger.notice("a database server is acceptable again", metadata: ["after": "\(.now - start)"])
                 outage = nil
             }
-            if index != current.server { self.move(from: current, to: index) }
+            if index != current.server { current = self.move(from: current, to: index) }
             suspected = await self.suspicionWithin(.seconds(1))
         }
         try? await heartbeat?.connection.close()
@@ -175,16 +191,15 @@ final class ServerChoice: Sendable {
         }
     }
 
-    private func move(from old: Pool, to index: Int) {
+    private func move(from old: Pool, to index: Int) -> Pool {
         let pool = Pool(generation: old.generation + 1, server: index, client: self.makeClient(self.url.servers[index]))
-        self.chosen.withLock { $0 = pool }
         self.started.continuation.yield(pool)
-        old.retire()
         self.logger.warning(
             "database server changed",
             metadata: [
                 "from": "\(self.url.servers[old.server])", "to": "\(self.url.servers[index])",
                 "target_session_attrs": "\(self.url.targetSessionAttributes)",
             ])
+        return pool
     }
 }
