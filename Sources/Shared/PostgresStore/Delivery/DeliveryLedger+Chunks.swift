@@ -52,7 +52,8 @@ extension DeliveryLedger {
         let logger = self.database.logger
         let bindings = ChunkRecordBindings(
             outcome, push: push, seq: seq, deferStamps: deferStamps, last: lastOfBatch, runner: runner)
-        let counts = Self.stampAndCount(bindings, event: push.targets.event)
+        let byID = try await self.isDistributed()
+        let counts = Self.stampAndCount(bindings, event: push.targets.event, byID: byID)
         if outcome.failures.isEmpty && outcome.configurationError == nil && !lastOfBatch {
             var superseding: Int?
             // Prepared: the same statement for every chunk.
@@ -65,6 +66,12 @@ extension DeliveryLedger {
             } else if push.targets.event == .start {
                 for try await row in try await self.database.client.execute(
                     StartChunkRecordStatement(bindings), logger: logger)
+                where row.state == .queued {
+                    superseding = Int(row.superseding)
+                }
+            } else if byID {
+                for try await row in try await self.database.client.execute(
+                    UpdateChunkRecordByIDStatement(bindings), logger: logger)
                 where row.state == .queued {
                     superseding = Int(row.superseding)
                 }
@@ -146,13 +153,13 @@ extension DeliveryLedger {
         return Self.stampAndCount(bindings, event: push.targets.event)
     }
 
-    private static func stampAndCount(_ bindings: ChunkRecordBindings, event: LiveActivityNotification.Event)
-        -> PostgresQuery
-    {
-        PostgresQuery(
+    private static func stampAndCount(
+        _ bindings: ChunkRecordBindings, event: LiveActivityNotification.Event, byID: Bool = false
+    ) -> PostgresQuery {
+        let update = byID ? UpdateChunkRecordByIDStatement.sql : UpdateChunkRecordStatement.sql
+        return PostgresQuery(
             unsafeSQL: event == .end
-                ? EndChunkRecordStatement.sql
-                : event == .start ? StartChunkRecordStatement.sql : UpdateChunkRecordStatement.sql,
+                ? EndChunkRecordStatement.sql : event == .start ? StartChunkRecordStatement.sql : update,
             binds: bindings.bindings)
     }
 

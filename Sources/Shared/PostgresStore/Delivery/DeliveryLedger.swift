@@ -7,9 +7,15 @@ import PostgresNIO
 /// The rows the worker reads and writes while delivering pushes. Every write of a chunk is one transaction.
 public struct DeliveryLedger: Sendable {
     let database: Database
+    let distribution = DistributionProbe()
 
     public init(database: Database) {
         self.database = database
+    }
+
+    /// On Citus (docs/scaling.md), a chunk's record stamps by id (`UpdateChunkRecordByIDStatement`).
+    func isDistributed() async throws -> Bool {
+        try await self.distribution.isDistributed(self.database.client, logger: self.logger)
     }
 
     private var logger: Logger { self.database.logger }
@@ -36,7 +42,8 @@ public struct DeliveryLedger: Sendable {
         let total = plan.total
         return try await self.database.transaction { connection in
             let claimed = try await connection.query(
-                ClaimFanoutStatement.query(pushID: push.id, batches: Int32(count), targeted: Int64(total)),
+                ClaimFanoutStatement.query(
+                    pushID: push.id, appID: push.appID, batches: Int32(count), targeted: Int64(total)),
                 logger: self.logger
             ).collect()
             guard !claimed.isEmpty else { return false }
@@ -107,13 +114,14 @@ public struct DeliveryLedger: Sendable {
                     FROM total, unfinished
                     WHERE pushes.id = \(id) AND pushes.state = 'queued' AND total.n BETWEEN 1 AND \(most)
                       AND cardinality(unfinished.ids) = 0
-                    RETURNING total.n, cardinality(pushes.superseded_by) AS superseding, pushes.created_at
+                    RETURNING total.n, cardinality(pushes.superseded_by) AS superseding, pushes.created_at,
+                              pushes.app_id
                 ),
                 batch AS (
                     INSERT INTO push_batches (push_id, seq, lower_channel, upper_channel, targets, sent_by_fanout,
-                                              superseded_gen, sending_gen, sending_until, push_created_at)
+                                              superseded_gen, sending_gen, sending_until, push_created_at, app_id)
                     SELECT \(id), 0, NULL, NULL, n, true, superseding, superseding,
-                           now() + make_interval(secs => \(lease)), created_at
+                           now() + make_interval(secs => \(lease)), created_at, app_id
                     FROM claimed
                 )
                 SELECT first.*, (SELECT superseding::int8 FROM claimed), unfinished.ids, unfinished.events,

@@ -29,7 +29,7 @@ enum RegistryStatements {
                 INSERT INTO push_to_start_tokens AS p
                     (channel_id, app_id, attributes_type, token, environment, contract_version)
                 SELECT id, $2, $4, $3, apns_environment, $5 FROM ch
-                ON CONFLICT (channel_id, attributes_type) DO UPDATE
+                ON CONFLICT (channel_id, attributes_type, app_id) DO UPDATE
                 SET token = excluded.token, environment = excluded.environment, state = 'active',
                     contract_version = excluded.contract_version,
                     invalid_reason = NULL, invalidated_at = NULL, registered_again_at = now(),
