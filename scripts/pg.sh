@@ -3,7 +3,8 @@
 #   scripts/pg.sh start DIR PORT [--ephemeral]   initdb (once) and start, listening on 127.0.0.1:PORT
 #   scripts/pg.sh stop DIR
 #   scripts/pg.sh restart DIR | reload DIR        (pg_ctl restart -m fast, with the options it was started with)
-# PG_LISTEN: the addresses to listen on (default 127.0.0.1).
+# PG_LISTEN: the addresses to listen on (default 127.0.0.1). PG_OPTS: more server options, e.g.
+# `-c shared_preload_libraries=citus` (docs/scaling.md, the Citus suite).
 # initdb refuses to run as root, so as root the server runs as the system user `lagw-postgres`.
 # --ephemeral turns durability off (fsync, synchronous_commit): for throwaway test clusters only.
 set -euo pipefail
@@ -36,7 +37,7 @@ start)
             { cat "$dir.initdb.log" >&2; exit 1; }
         rm -f "$dir.initdb.log"
     fi
-    opts="-p $port -k $dir -c listen_addresses=${PG_LISTEN:-127.0.0.1} -c max_connections=300"
+    opts="-p $port -k $dir -c listen_addresses=${PG_LISTEN:-127.0.0.1} -c max_connections=300 ${PG_OPTS:-}"
     if [ "${4:-}" = "--ephemeral" ]; then
         opts="$opts -c fsync=off -c synchronous_commit=off -c full_page_writes=off"
     fi

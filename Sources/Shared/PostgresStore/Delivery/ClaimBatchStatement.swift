@@ -1,11 +1,12 @@
 import Foundation
 import PostgresNIO
 
-/// Reads a batch for a run of its job and, while it is queued, gives it a new `runner` (`DeliveryLedger.claimBatch`).
+/// Reads a batch for a run of its job and, while it is queued, gives it a new `runner` (`DeliveryLedger.claimBatch`),
+/// `$3`, made by the caller: Citus takes no volatile function (`gen_random_uuid()`) in an update.
 struct ClaimBatchStatement: NamedStatement {
-    static let name = "lagw_claim_batch_v1"
+    static let name = "lagw_claim_batch_v2"
     static let sql = """
-        UPDATE push_batches SET runner = CASE WHEN state = 'queued' THEN gen_random_uuid() ELSE runner END
+        UPDATE push_batches SET runner = CASE WHEN state = 'queued' THEN $3::uuid ELSE runner END
         WHERE push_id = $1::uuid AND seq = $2::int4
         RETURNING lower_channel, upper_channel, cursor_channel, state, sent_by_fanout, runner
         """
@@ -20,9 +21,10 @@ struct ClaimBatchStatement: NamedStatement {
     }
 
     static func query(pushID: UUID, seq: Int32) -> PostgresQuery {
-        var binds = PostgresBindings(capacity: 2)
+        var binds = PostgresBindings(capacity: 3)
         binds.append(pushID)
         binds.append(seq)
+        binds.append(UUID())
         return PostgresQuery(unsafeSQL: Self.sql, binds: binds)
     }
 

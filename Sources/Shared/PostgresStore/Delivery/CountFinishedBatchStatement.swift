@@ -3,14 +3,16 @@ import PostgresNIO
 
 /// Counts a finished batch on its push, moves `targeted` by the batch's correction, and marks the push done with its
 /// last batch (`DeliveryLedger.finishBatch`). Answers whether that was the last one while other pushes of its name
-/// have stamps pending.
+/// have stamps pending. The time comes from `clock`: Citus takes no `now()` inside a `CASE` in an update.
 struct CountFinishedBatchStatement: NamedStatement {
-    static let name = "lagw_count_finished_batch_v1"
+    static let name = "lagw_count_finished_batch_v2"
     static let sql = """
+        WITH clock AS (SELECT now() AS now)
         UPDATE pushes SET batches_done = batches_done + 1, targeted = targeted + $2::int8,
             state = CASE WHEN batches_done + 1 >= batches_total AND state = 'sending' THEN 'done' ELSE state END,
-            finished_at = CASE WHEN batches_done + 1 >= batches_total AND state = 'sending' THEN now()
+            finished_at = CASE WHEN batches_done + 1 >= batches_total AND state = 'sending' THEN k.now
                                ELSE finished_at END
+        FROM clock k
         WHERE id = $1::uuid
         RETURNING coalesce(batches_done = batches_total, false)
             AND EXISTS (SELECT 1 FROM delivery_stamp_pushes dp
