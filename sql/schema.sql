@@ -736,7 +736,7 @@ CREATE VIEW public.launches_per_schedule AS
     count(*) AS launches,
     max(l.launched_at) AS last_launch
    FROM (public.launches l
-     LEFT JOIN public.schedules s ON ((s.id = l.schedule_id)))
+     LEFT JOIN public.schedules s ON (((s.id = l.schedule_id) AND (s.app_id = l.app_id))))
   GROUP BY l.app_id, l.schedule_id, s.name;
 
 --
@@ -1155,11 +1155,11 @@ CREATE VIEW public.renewal_report AS
                         ELSE 'not_sent'::text
                     END AS "case"
                FROM public.pushes p
-              WHERE (p.id = r.start_push_id)), 'not_sent'::text)
+              WHERE ((p.id = r.start_push_id) AND (p.app_id = r.app_id))), 'not_sent'::text)
         END AS outcome
    FROM ((public.renewals r
      JOIN public.apps a ON ((a.id = r.app_id)))
-     LEFT JOIN public.start_attempts s ON (((s.push_id = r.start_push_id) AND (s.channel_id = r.channel_id))));
+     LEFT JOIN public.start_attempts s ON (((s.push_id = r.start_push_id) AND (s.channel_id = r.channel_id) AND (s.app_id = r.app_id))));
 
 --
 -- Name: renewals_id_seq; Type: SEQUENCE; Schema: public; Owner: -
@@ -1194,9 +1194,9 @@ CREATE VIEW public.schedule_report AS
     r.failed,
     ( SELECT count(*) AS count
            FROM public.launches l
-          WHERE (l.schedule_id = s.id)) AS launches
+          WHERE ((l.schedule_id = s.id) AND (l.app_id = s.app_id))) AS launches
    FROM (public.schedules s
-     LEFT JOIN public.push_report r ON ((r.push_id = s.push_id)));
+     LEFT JOIN public.push_report r ON (((r.push_id = s.push_id) AND (r.app_id = s.app_id))));
 
 --
 -- Name: schema_migrations; Type: TABLE; Schema: public; Owner: -
