@@ -16,9 +16,20 @@
 -- per node.
 SET LOCAL citus.multi_shard_modify_mode TO sequential;
 -- Triggers on Citus tables run on the nodes that hold the shards, and Citus creates them only when told so. The two
--- kept need nothing but their row: `live_activities_push_token_check` (a check) and `apps_changed` (a notification,
--- sent by the coordinator's copy of `apps` too).
+-- kept need nothing but their row: `live_activities_push_token_check` (a check) and `apps_changed` (a notification).
 SET LOCAL citus.enable_unsafe_triggers TO on;
+
+-- `apps_changed` fires on every copy of `apps`; the gateways listen on the coordinator, and a worker node that
+-- notified could not prepare its part of the transaction (Citus commits a change to a reference table in two
+-- phases): only the coordinator's copy notifies.
+CREATE OR REPLACE FUNCTION notify_app_changed() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    IF citus_is_coordinator() THEN
+        PERFORM pg_notify('app_changed', OLD.app_key);
+    END IF;
+    RETURN NULL;
+END;
+$$;
 
 -- The keys to `apps` go while `apps` becomes a reference table (with them, Citus would first turn every table that
 -- reaches `apps` into a local table of its own), and come back after.

@@ -95,9 +95,10 @@ extension DeliveryLedger {
         // this statement waited for the older push's row. Rows are locked in key order: two pushes flagging the same
         // older ones at once wait for each other instead of deadlocking.
         try await self.database.client.query(
-            FlagSupersedingStatement.query(pushID: push.id, older: older, newer: newer), logger: logger)
+            FlagSupersedingStatement.query(pushID: push.id, appID: push.appID, older: older, newer: newer),
+            logger: logger)
         guard !older.isEmpty else { return }
-        try await self.database.client.query(RaiseSupersededGenStatement.query(pushes: older), logger: logger)
+        try await self.database.client.query(RaiseSupersededGenStatement.query(pushes: older, appID: push.appID), logger: logger)
     }
 
     /// How many batches of `pushes` are sending a chunk chosen before their latest superseding push (and within the

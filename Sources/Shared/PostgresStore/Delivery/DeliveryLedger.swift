@@ -104,6 +104,7 @@ public struct DeliveryLedger: Sendable {
                 """
             } : nil
         let (id, most, lease) = (sql.bind(push.id), sql.bind(limit), sql.bind(Self.leaseSeconds))
+        let app = sql.bind(push.appID)
         let query = PostgresQuery(
             unsafeSQL: """
                 WITH first AS (\(first)),
@@ -112,7 +113,7 @@ public struct DeliveryLedger: Sendable {
                 claimed AS (
                     UPDATE pushes SET state = 'sending', batches_total = 1, targeted = total.n, started_at = now()
                     FROM total, unfinished
-                    WHERE pushes.id = \(id) AND pushes.state = 'queued' AND total.n BETWEEN 1 AND \(most)
+                    WHERE pushes.id = \(id) AND pushes.app_id = \(app) AND pushes.state = 'queued' AND total.n BETWEEN 1 AND \(most)
                       AND cardinality(unfinished.ids) = 0
                     RETURNING total.n, cardinality(pushes.superseded_by) AS superseding, pushes.created_at,
                               pushes.app_id
