@@ -14,6 +14,8 @@ struct FanoutSettings: Sendable {
     /// CONTRACTS=1: both apps have a contract for MatchAttributes and every device reported version 1, so every
     /// push is checked at the door (docs/contracts.md).
     let contracts: Bool
+    /// CITUS_URL: a Citus coordinator's database instead of a private PostgreSQL (`ExternalCitus`).
+    let citusURL: String?
 
     init(_ knobs: Knobs) throws {
         self.n = try knobs.int("N", 1_000_000)
@@ -28,6 +30,7 @@ struct FanoutSettings: Sendable {
         self.sharedBuffers = knobs.string("PG_SHARED_BUFFERS", "2GB")
         self.bulkNice = knobs.string("WORKER_BULK_NICE", "default")
         self.contracts = knobs.string("CONTRACTS", "0") == "1"
+        self.citusURL = knobs.optional("CITUS_URL")
     }
 
     var event: String { self.startEvent ? "start" : "update" }
