@@ -193,9 +193,9 @@ public struct DeliveryLedger: Sendable {
     /// Reads batch `seq` of `pushID` for a run of its job and, while it is queued, claims it with a new `runner`: a run
     /// that claimed it before (a worker that lost its lease but still sends) has its records refused from then on, so
     /// the batch goes on from the cursor read here and no chunk is counted twice (sql/0027).
-    public func claimBatch(pushID: UUID, seq: Int32) async throws -> PushBatch? {
+    public func claimBatch(pushID: UUID, appID: Int64, seq: Int32) async throws -> PushBatch? {
         let rows = try await self.database.client.query(
-            ClaimBatchStatement.query(pushID: pushID, seq: seq), logger: self.logger)
+            ClaimBatchStatement.query(pushID: pushID, appID: appID, seq: seq), logger: self.logger)
         for try await row in rows {
             let claimed = try ClaimBatchStatement.decode(row)
             return PushBatch(
@@ -205,9 +205,9 @@ public struct DeliveryLedger: Sendable {
         return nil
     }
 
-    public func batch(pushID: UUID, seq: Int32) async throws -> PushBatch? {
+    public func batch(pushID: UUID, appID: Int64, seq: Int32) async throws -> PushBatch? {
         let rows = try await self.database.client.query(
-            ReadBatchStatement.query(pushID: pushID, seq: seq), logger: self.logger)
+            ReadBatchStatement.query(pushID: pushID, appID: appID, seq: seq), logger: self.logger)
         for try await row in rows {
             let read = try ReadBatchStatement.decode(row)
             return PushBatch(
