@@ -17,7 +17,7 @@ import Testing
             }
             let standby = try pair.url([pair.standby], target: "read-only")
             try await withDatabase(standby) { replica in
-                try await GatewayHarness.run(readDatabase: replica, primary: primary) { gw in
+                try await GatewayHarness.run(readDatabase: replica, databaseURL: primary) { gw in
                     let app = try await gw.createApp()
                     let update =
                         #"{"audience":"all","device_types":["ios"],"notification":{"ios":{"live_activity":{"event":"update","name":"match","content_state":{}}}}}"#
