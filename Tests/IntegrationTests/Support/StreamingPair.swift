@@ -51,6 +51,33 @@ struct StreamingPair: Sendable {
         try await body(pair)
     }
 
+    /// Waits until the standby has replayed everything the primary has written so far (a migration's DDL among it):
+    /// a test then reads there what it wrote before, and the lag it measures is that of its own writes.
+    func standbyCaughtUp(within deadline: Duration = .seconds(60)) async throws {
+        let lsn = try await AdminConnection.with(try self.primary.url) { connection in
+            for try await lsn in try await connection.query(
+                "SELECT pg_current_wal_lsn()::text", logger: TestEnvironment.quietLogger
+            ).decode(String.self) {
+                return lsn
+            }
+            throw TestSetupError("no WAL position on the primary")
+        }
+        let start = ContinuousClock.now
+        while ContinuousClock.now - start < deadline {
+            let replayed = try await AdminConnection.with(try self.standby.url) { connection in
+                for try await done in try await connection.query(
+                    "SELECT pg_last_wal_replay_lsn() >= \(lsn)::pg_lsn", logger: TestEnvironment.quietLogger
+                ).decode(Bool.self) {
+                    return done
+                }
+                return false
+            }
+            if replayed { return }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        throw TestSetupError("the standby did not replay up to \(lsn) within \(deadline)")
+    }
+
     /// The primary's view of its standby: `state sync_state`.
     static func replicationState(_ pair: StreamingPair) async throws -> String? {
         try await AdminConnection.with(try pair.primary.url) { connection in
