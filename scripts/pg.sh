@@ -7,7 +7,8 @@
 #                                                 a streaming standby of the server on 127.0.0.1:PRIMARY_PORT
 #                                                 (pg_basebackup once), started on PORT
 #   scripts/pg.sh promote DIR | kill DIR          (pg_ctl promote; SIGKILL to the server, as a lost machine)
-# PG_LISTEN: the addresses to listen on (default 127.0.0.1).
+# PG_LISTEN: the addresses to listen on (default 127.0.0.1). PG_OPTS: more server options, e.g.
+# `-c shared_preload_libraries=citus` (docs/scaling.md, the Citus suite).
 # initdb refuses to run as root, so as root the server runs as the system user `lagw-postgres`.
 # --ephemeral turns durability off (fsync, synchronous_commit): for throwaway test clusters only.
 set -euo pipefail
@@ -47,7 +48,7 @@ start | standby)
             { cat "$dir.initdb.log" >&2; exit 1; }
         rm -f "$dir.initdb.log"
     fi
-    opts="-p $port -k $dir -c listen_addresses=${PG_LISTEN:-127.0.0.1} -c max_connections=300"
+    opts="-p $port -k $dir -c listen_addresses=${PG_LISTEN:-127.0.0.1} -c max_connections=300 ${PG_OPTS:-}"
     if [ "${!#}" = "--ephemeral" ]; then
         opts="$opts -c fsync=off -c synchronous_commit=off -c full_page_writes=off"
     fi

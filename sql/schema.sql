@@ -736,7 +736,7 @@ CREATE VIEW public.launches_per_schedule AS
     count(*) AS launches,
     max(l.launched_at) AS last_launch
    FROM (public.launches l
-     LEFT JOIN public.schedules s ON ((s.id = l.schedule_id)))
+     LEFT JOIN public.schedules s ON (((s.id = l.schedule_id) AND (s.app_id = l.app_id))))
   GROUP BY l.app_id, l.schedule_id, s.name;
 
 --
@@ -783,6 +783,7 @@ CREATE TABLE public.push_batches (
     push_created_at timestamp with time zone NOT NULL,
     targets_estimated boolean DEFAULT false NOT NULL,
     runner uuid,
+    app_id bigint NOT NULL,
     CONSTRAINT push_batches_state_check CHECK ((state = ANY (ARRAY['queued'::text, 'done'::text, 'stopped'::text])))
 )
 PARTITION BY RANGE (push_created_at);
@@ -818,6 +819,7 @@ CREATE TABLE public.push_batches_default (
     push_created_at timestamp with time zone NOT NULL,
     targets_estimated boolean DEFAULT false NOT NULL,
     runner uuid,
+    app_id bigint NOT NULL,
     CONSTRAINT push_batches_state_check CHECK ((state = ANY (ARRAY['queued'::text, 'done'::text, 'stopped'::text])))
 )
 WITH (fillfactor='70');
@@ -830,7 +832,8 @@ CREATE TABLE public.push_failure_counts (
     push_id uuid NOT NULL,
     reason text NOT NULL,
     count bigint NOT NULL,
-    push_created_at timestamp with time zone NOT NULL
+    push_created_at timestamp with time zone NOT NULL,
+    app_id bigint NOT NULL
 )
 PARTITION BY RANGE (push_created_at);
 
@@ -842,7 +845,8 @@ CREATE TABLE public.push_failure_counts_default (
     push_id uuid NOT NULL,
     reason text NOT NULL,
     count bigint NOT NULL,
-    push_created_at timestamp with time zone NOT NULL
+    push_created_at timestamp with time zone NOT NULL,
+    app_id bigint NOT NULL
 );
 
 --
@@ -913,9 +917,7 @@ CREATE VIEW public.push_report AS
     b.failed,
     b.skipped,
     (p.canceled + b.canceled) AS canceled,
-    COALESCE(( SELECT jsonb_object_agg(f.reason, f.count) AS jsonb_object_agg
-           FROM public.push_failure_counts f
-          WHERE (f.push_id = p.id)), '{}'::jsonb) AS failed_by_reason,
+    COALESCE(r.failed_by_reason, '{}'::jsonb) AS failed_by_reason,
     p.created_at,
     p.started_at,
     p.finished_at,
@@ -943,7 +945,7 @@ CREATE VIEW public.push_report AS
     e.lifetime_median_seconds,
     e.lifetime_p90_seconds,
     e.lifetime_max_seconds
-   FROM (((((public.pushes p
+   FROM ((((((public.pushes p
      JOIN public.apps a ON ((a.id = p.app_id)))
      CROSS JOIN LATERAL ( SELECT (COALESCE(sum(x.sent), (0)::numeric))::bigint AS sent,
             (COALESCE(sum(x.accepted), (0)::numeric))::bigint AS accepted,
@@ -957,16 +959,19 @@ CREATE VIEW public.push_report AS
             (COALESCE(sum(x.suspect_token), (0)::numeric))::bigint AS suspect_token,
             (COALESCE(sum(x.downgraded), (0)::numeric))::bigint AS downgraded
            FROM public.push_batches x
-          WHERE (x.push_id = p.id)) b)
+          WHERE ((x.push_id = p.id) AND (x.app_id = p.app_id))) b)
+     LEFT JOIN LATERAL ( SELECT jsonb_object_agg(f.reason, f.count) AS failed_by_reason
+           FROM public.push_failure_counts f
+          WHERE ((f.push_id = p.id) AND (f.app_id = p.app_id))) r ON (true))
      LEFT JOIN LATERAL ( SELECT
                 CASE
                     WHEN (p.starts_settled_at IS NOT NULL) THEN p.starts_started
-                    ELSE ( SELECT count(*) AS count
-                       FROM public.start_attempts t
-                      WHERE ((t.push_id = p.id) AND (t.outcome = 'started'::text)))
+                    ELSE count(*)
                 END AS started,
             ((p.finished_at IS NOT NULL) AND ((p.finished_at + a.start_confirm_window) <= now())) AS closed
-          WHERE (p.event = 'start'::text)) c ON (true))
+           FROM public.start_attempts t
+          WHERE ((t.push_id = p.id) AND (t.app_id = p.app_id) AND (t.outcome = 'started'::text) AND (p.starts_settled_at IS NULL))
+         HAVING (p.event = 'start'::text)) c ON (true))
      CROSS JOIN LATERAL ( SELECT COALESCE(c.started, (0)::bigint) AS started,
                 CASE
                     WHEN (p.starts_settled_at IS NOT NULL) THEN p.starts_not_started
@@ -987,7 +992,7 @@ CREATE VIEW public.push_report AS
                     x.dismissed_at,
                     (GREATEST(EXTRACT(epoch FROM (COALESCE(x.device_ended_at, x.ended_at) - x.started_at)), (0)::numeric))::double precision AS lifetime
                    FROM public.live_activities x
-                  WHERE ((x.start_push_id = p.id) AND (x.state = ANY (ARRAY['ended'::text, 'expired'::text])) AND (p.event = 'start'::text))) l) e ON (true));
+                  WHERE ((x.start_push_id = p.id) AND (x.app_id = p.app_id) AND (x.state = ANY (ARRAY['ended'::text, 'expired'::text])) AND (p.event = 'start'::text))) l) e ON (true));
 
 --
 -- Name: push_stats_hourly; Type: VIEW; Schema: public; Owner: -
@@ -1150,11 +1155,11 @@ CREATE VIEW public.renewal_report AS
                         ELSE 'not_sent'::text
                     END AS "case"
                FROM public.pushes p
-              WHERE (p.id = r.start_push_id)), 'not_sent'::text)
+              WHERE ((p.id = r.start_push_id) AND (p.app_id = r.app_id))), 'not_sent'::text)
         END AS outcome
    FROM ((public.renewals r
      JOIN public.apps a ON ((a.id = r.app_id)))
-     LEFT JOIN public.start_attempts s ON (((s.push_id = r.start_push_id) AND (s.channel_id = r.channel_id))));
+     LEFT JOIN public.start_attempts s ON (((s.push_id = r.start_push_id) AND (s.channel_id = r.channel_id) AND (s.app_id = r.app_id))));
 
 --
 -- Name: renewals_id_seq; Type: SEQUENCE; Schema: public; Owner: -
@@ -1189,9 +1194,9 @@ CREATE VIEW public.schedule_report AS
     r.failed,
     ( SELECT count(*) AS count
            FROM public.launches l
-          WHERE (l.schedule_id = s.id)) AS launches
+          WHERE ((l.schedule_id = s.id) AND (l.app_id = s.app_id))) AS launches
    FROM (public.schedules s
-     LEFT JOIN public.push_report r ON ((r.push_id = s.push_id)));
+     LEFT JOIN public.push_report r ON (((r.push_id = s.push_id) AND (r.app_id = s.app_id))));
 
 --
 -- Name: schema_migrations; Type: TABLE; Schema: public; Owner: -
@@ -1424,7 +1429,7 @@ ALTER TABLE ONLY public.broadcast_channels
 --
 
 ALTER TABLE ONLY public.channel_tags
-    ADD CONSTRAINT channel_tags_pkey PRIMARY KEY (channel_id, tag_group, tag);
+    ADD CONSTRAINT channel_tags_pkey PRIMARY KEY (channel_id, tag_group, tag, app_id);
 
 --
 -- Name: channels channels_app_id_install_id_key; Type: CONSTRAINT; Schema: public; Owner: -
@@ -1438,28 +1443,28 @@ ALTER TABLE ONLY public.channels
 --
 
 ALTER TABLE ONLY public.channels
-    ADD CONSTRAINT channels_pkey PRIMARY KEY (id);
+    ADD CONSTRAINT channels_pkey PRIMARY KEY (id, app_id);
 
 --
 -- Name: delivery_stamp_pushes delivery_stamp_pushes_pkey; Type: CONSTRAINT; Schema: public; Owner: -
 --
 
 ALTER TABLE ONLY public.delivery_stamp_pushes
-    ADD CONSTRAINT delivery_stamp_pushes_pkey PRIMARY KEY (push_id);
+    ADD CONSTRAINT delivery_stamp_pushes_pkey PRIMARY KEY (push_id, app_id);
 
 --
 -- Name: delivery_stamps delivery_stamps_pkey; Type: CONSTRAINT; Schema: public; Owner: -
 --
 
 ALTER TABLE ONLY public.delivery_stamps
-    ADD CONSTRAINT delivery_stamps_pkey PRIMARY KEY (id);
+    ADD CONSTRAINT delivery_stamps_pkey PRIMARY KEY (id, app_id);
 
 --
 -- Name: device_operations device_operations_pkey; Type: CONSTRAINT; Schema: public; Owner: -
 --
 
 ALTER TABLE ONLY public.device_operations
-    ADD CONSTRAINT device_operations_pkey PRIMARY KEY (id);
+    ADD CONSTRAINT device_operations_pkey PRIMARY KEY (id, app_id);
 
 --
 -- Name: forgotten_channels forgotten_channels_pkey; Type: CONSTRAINT; Schema: public; Owner: -
@@ -1480,91 +1485,91 @@ ALTER TABLE ONLY public.jobs
 --
 
 ALTER TABLE ONLY public.launches
-    ADD CONSTRAINT launches_pkey PRIMARY KEY (id, launched_at);
+    ADD CONSTRAINT launches_pkey PRIMARY KEY (id, launched_at, app_id);
 
 --
 -- Name: launches_default launches_default_pkey; Type: CONSTRAINT; Schema: public; Owner: -
 --
 
 ALTER TABLE ONLY public.launches_default
-    ADD CONSTRAINT launches_default_pkey PRIMARY KEY (id, launched_at);
+    ADD CONSTRAINT launches_default_pkey PRIMARY KEY (id, launched_at, app_id);
 
 --
 -- Name: live_activities live_activities_pkey; Type: CONSTRAINT; Schema: public; Owner: -
 --
 
 ALTER TABLE ONLY public.live_activities
-    ADD CONSTRAINT live_activities_pkey PRIMARY KEY (id);
+    ADD CONSTRAINT live_activities_pkey PRIMARY KEY (id, app_id);
 
 --
 -- Name: push_batches push_batches_pkey; Type: CONSTRAINT; Schema: public; Owner: -
 --
 
 ALTER TABLE ONLY public.push_batches
-    ADD CONSTRAINT push_batches_pkey PRIMARY KEY (push_id, seq, push_created_at);
+    ADD CONSTRAINT push_batches_pkey PRIMARY KEY (push_id, seq, push_created_at, app_id);
 
 --
 -- Name: push_batches_default push_batches_default_pkey; Type: CONSTRAINT; Schema: public; Owner: -
 --
 
 ALTER TABLE ONLY public.push_batches_default
-    ADD CONSTRAINT push_batches_default_pkey PRIMARY KEY (push_id, seq, push_created_at);
+    ADD CONSTRAINT push_batches_default_pkey PRIMARY KEY (push_id, seq, push_created_at, app_id);
 
 --
 -- Name: push_failure_counts push_failure_counts_pkey; Type: CONSTRAINT; Schema: public; Owner: -
 --
 
 ALTER TABLE ONLY public.push_failure_counts
-    ADD CONSTRAINT push_failure_counts_pkey PRIMARY KEY (push_id, reason, push_created_at);
+    ADD CONSTRAINT push_failure_counts_pkey PRIMARY KEY (push_id, reason, push_created_at, app_id);
 
 --
 -- Name: push_failure_counts_default push_failure_counts_default_pkey; Type: CONSTRAINT; Schema: public; Owner: -
 --
 
 ALTER TABLE ONLY public.push_failure_counts_default
-    ADD CONSTRAINT push_failure_counts_default_pkey PRIMARY KEY (push_id, reason, push_created_at);
+    ADD CONSTRAINT push_failure_counts_default_pkey PRIMARY KEY (push_id, reason, push_created_at, app_id);
 
 --
 -- Name: push_failures push_failures_pkey; Type: CONSTRAINT; Schema: public; Owner: -
 --
 
 ALTER TABLE ONLY public.push_failures
-    ADD CONSTRAINT push_failures_pkey PRIMARY KEY (id, push_created_at);
+    ADD CONSTRAINT push_failures_pkey PRIMARY KEY (id, push_created_at, app_id);
 
 --
 -- Name: push_failures_default push_failures_default_pkey; Type: CONSTRAINT; Schema: public; Owner: -
 --
 
 ALTER TABLE ONLY public.push_failures_default
-    ADD CONSTRAINT push_failures_default_pkey PRIMARY KEY (id, push_created_at);
+    ADD CONSTRAINT push_failures_default_pkey PRIMARY KEY (id, push_created_at, app_id);
 
 --
 -- Name: push_operations push_operations_pkey; Type: CONSTRAINT; Schema: public; Owner: -
 --
 
 ALTER TABLE ONLY public.push_operations
-    ADD CONSTRAINT push_operations_pkey PRIMARY KEY (id);
+    ADD CONSTRAINT push_operations_pkey PRIMARY KEY (id, app_id);
 
 --
 -- Name: push_to_start_tokens push_to_start_tokens_pkey; Type: CONSTRAINT; Schema: public; Owner: -
 --
 
 ALTER TABLE ONLY public.push_to_start_tokens
-    ADD CONSTRAINT push_to_start_tokens_pkey PRIMARY KEY (channel_id, attributes_type);
+    ADD CONSTRAINT push_to_start_tokens_pkey PRIMARY KEY (channel_id, attributes_type, app_id);
 
 --
 -- Name: pushes pushes_pkey; Type: CONSTRAINT; Schema: public; Owner: -
 --
 
 ALTER TABLE ONLY public.pushes
-    ADD CONSTRAINT pushes_pkey PRIMARY KEY (id, created_at);
+    ADD CONSTRAINT pushes_pkey PRIMARY KEY (id, created_at, app_id);
 
 --
 -- Name: pushes_default pushes_default_pkey; Type: CONSTRAINT; Schema: public; Owner: -
 --
 
 ALTER TABLE ONLY public.pushes_default
-    ADD CONSTRAINT pushes_default_pkey PRIMARY KEY (id, created_at);
+    ADD CONSTRAINT pushes_default_pkey PRIMARY KEY (id, created_at, app_id);
 
 --
 -- Name: renew_policies renew_policies_pkey; Type: CONSTRAINT; Schema: public; Owner: -
@@ -1578,14 +1583,14 @@ ALTER TABLE ONLY public.renew_policies
 --
 
 ALTER TABLE ONLY public.renewals
-    ADD CONSTRAINT renewals_pkey PRIMARY KEY (id);
+    ADD CONSTRAINT renewals_pkey PRIMARY KEY (id, app_id);
 
 --
 -- Name: schedules schedules_pkey; Type: CONSTRAINT; Schema: public; Owner: -
 --
 
 ALTER TABLE ONLY public.schedules
-    ADD CONSTRAINT schedules_pkey PRIMARY KEY (id);
+    ADD CONSTRAINT schedules_pkey PRIMARY KEY (id, app_id);
 
 --
 -- Name: schema_migrations schema_migrations_pkey; Type: CONSTRAINT; Schema: public; Owner: -
@@ -1599,14 +1604,14 @@ ALTER TABLE ONLY public.schema_migrations
 --
 
 ALTER TABLE ONLY public.start_attempts
-    ADD CONSTRAINT start_attempts_pkey PRIMARY KEY (push_id, channel_id, push_created_at);
+    ADD CONSTRAINT start_attempts_pkey PRIMARY KEY (push_id, channel_id, push_created_at, app_id);
 
 --
 -- Name: start_attempts_default start_attempts_default_pkey; Type: CONSTRAINT; Schema: public; Owner: -
 --
 
 ALTER TABLE ONLY public.start_attempts_default
-    ADD CONSTRAINT start_attempts_default_pkey PRIMARY KEY (push_id, channel_id, push_created_at);
+    ADD CONSTRAINT start_attempts_default_pkey PRIMARY KEY (push_id, channel_id, push_created_at, app_id);
 
 --
 -- Name: update_budgets update_budgets_pkey; Type: CONSTRAINT; Schema: public; Owner: -
@@ -1727,7 +1732,7 @@ CREATE INDEX live_activities_contract_versions ON public.live_activities USING b
 -- Name: live_activities_current; Type: INDEX; Schema: public; Owner: -
 --
 
-CREATE UNIQUE INDEX live_activities_current ON public.live_activities USING btree (channel_id, name) WHERE (state = ANY (ARRAY['active'::text, 'invalid'::text]));
+CREATE UNIQUE INDEX live_activities_current ON public.live_activities USING btree (channel_id, name, app_id) WHERE (state = ANY (ARRAY['active'::text, 'invalid'::text]));
 
 --
 -- Name: live_activities_ended_by_start; Type: INDEX; Schema: public; Owner: -
@@ -2058,11 +2063,11 @@ ALTER TABLE ONLY public.broadcast_channels
     ADD CONSTRAINT broadcast_channels_app_id_fkey FOREIGN KEY (app_id) REFERENCES public.apps(id) ON DELETE CASCADE;
 
 --
--- Name: channel_tags channel_tags_channel_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+-- Name: channel_tags channel_tags_channel_id_app_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
 --
 
 ALTER TABLE ONLY public.channel_tags
-    ADD CONSTRAINT channel_tags_channel_id_fkey FOREIGN KEY (channel_id) REFERENCES public.channels(id) ON DELETE CASCADE;
+    ADD CONSTRAINT channel_tags_channel_id_app_id_fkey FOREIGN KEY (channel_id, app_id) REFERENCES public.channels(id, app_id) ON DELETE CASCADE;
 
 --
 -- Name: channels channels_app_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
@@ -2086,11 +2091,11 @@ ALTER TABLE ONLY public.delivery_stamps
     ADD CONSTRAINT delivery_stamps_app_id_fkey FOREIGN KEY (app_id) REFERENCES public.apps(id) ON DELETE CASCADE;
 
 --
--- Name: device_operations device_operations_channel_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+-- Name: device_operations device_operations_channel_id_app_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
 --
 
 ALTER TABLE ONLY public.device_operations
-    ADD CONSTRAINT device_operations_channel_id_fkey FOREIGN KEY (channel_id) REFERENCES public.channels(id) ON DELETE CASCADE;
+    ADD CONSTRAINT device_operations_channel_id_app_id_fkey FOREIGN KEY (channel_id, app_id) REFERENCES public.channels(id, app_id) ON DELETE CASCADE;
 
 --
 -- Name: forgotten_channels forgotten_channels_app_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
@@ -2107,39 +2112,39 @@ ALTER TABLE public.launches
     ADD CONSTRAINT launches_app_id_fkey FOREIGN KEY (app_id) REFERENCES public.apps(id) ON DELETE CASCADE;
 
 --
--- Name: launches launches_channel_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+-- Name: launches launches_channel_id_app_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
 --
 
 ALTER TABLE public.launches
-    ADD CONSTRAINT launches_channel_id_fkey FOREIGN KEY (channel_id) REFERENCES public.channels(id) ON DELETE CASCADE;
+    ADD CONSTRAINT launches_channel_id_app_id_fkey FOREIGN KEY (channel_id, app_id) REFERENCES public.channels(id, app_id) ON DELETE CASCADE;
 
 --
--- Name: live_activities live_activities_channel_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+-- Name: live_activities live_activities_channel_id_app_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
 --
 
 ALTER TABLE ONLY public.live_activities
-    ADD CONSTRAINT live_activities_channel_id_fkey FOREIGN KEY (channel_id) REFERENCES public.channels(id) ON DELETE CASCADE;
+    ADD CONSTRAINT live_activities_channel_id_app_id_fkey FOREIGN KEY (channel_id, app_id) REFERENCES public.channels(id, app_id) ON DELETE CASCADE;
 
 --
--- Name: push_batches push_batches_push_id_push_created_at_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+-- Name: push_batches push_batches_push_id_push_created_at_app_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
 --
 
 ALTER TABLE public.push_batches
-    ADD CONSTRAINT push_batches_push_id_push_created_at_fkey FOREIGN KEY (push_id, push_created_at) REFERENCES public.pushes(id, created_at) ON DELETE CASCADE;
+    ADD CONSTRAINT push_batches_push_id_push_created_at_app_id_fkey FOREIGN KEY (push_id, push_created_at, app_id) REFERENCES public.pushes(id, created_at, app_id) ON DELETE CASCADE;
 
 --
--- Name: push_failure_counts push_failure_counts_push_id_push_created_at_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+-- Name: push_failure_counts push_failure_counts_push_id_push_created_at_app_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
 --
 
 ALTER TABLE public.push_failure_counts
-    ADD CONSTRAINT push_failure_counts_push_id_push_created_at_fkey FOREIGN KEY (push_id, push_created_at) REFERENCES public.pushes(id, created_at) ON DELETE CASCADE;
+    ADD CONSTRAINT push_failure_counts_push_id_push_created_at_app_id_fkey FOREIGN KEY (push_id, push_created_at, app_id) REFERENCES public.pushes(id, created_at, app_id) ON DELETE CASCADE;
 
 --
--- Name: push_failures push_failures_push_id_push_created_at_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+-- Name: push_failures push_failures_push_id_push_created_at_app_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
 --
 
 ALTER TABLE public.push_failures
-    ADD CONSTRAINT push_failures_push_id_push_created_at_fkey FOREIGN KEY (push_id, push_created_at) REFERENCES public.pushes(id, created_at) ON DELETE CASCADE;
+    ADD CONSTRAINT push_failures_push_id_push_created_at_app_id_fkey FOREIGN KEY (push_id, push_created_at, app_id) REFERENCES public.pushes(id, created_at, app_id) ON DELETE CASCADE;
 
 --
 -- Name: push_operations push_operations_app_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
@@ -2149,11 +2154,11 @@ ALTER TABLE ONLY public.push_operations
     ADD CONSTRAINT push_operations_app_id_fkey FOREIGN KEY (app_id) REFERENCES public.apps(id) ON DELETE CASCADE;
 
 --
--- Name: push_to_start_tokens push_to_start_tokens_channel_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+-- Name: push_to_start_tokens push_to_start_tokens_channel_id_app_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
 --
 
 ALTER TABLE ONLY public.push_to_start_tokens
-    ADD CONSTRAINT push_to_start_tokens_channel_id_fkey FOREIGN KEY (channel_id) REFERENCES public.channels(id) ON DELETE CASCADE;
+    ADD CONSTRAINT push_to_start_tokens_channel_id_app_id_fkey FOREIGN KEY (channel_id, app_id) REFERENCES public.channels(id, app_id) ON DELETE CASCADE;
 
 --
 -- Name: pushes pushes_app_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
@@ -2163,11 +2168,11 @@ ALTER TABLE public.pushes
     ADD CONSTRAINT pushes_app_id_fkey FOREIGN KEY (app_id) REFERENCES public.apps(id) ON DELETE CASCADE;
 
 --
--- Name: pushes pushes_operation_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+-- Name: pushes pushes_operation_id_app_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
 --
 
 ALTER TABLE public.pushes
-    ADD CONSTRAINT pushes_operation_id_fkey FOREIGN KEY (operation_id) REFERENCES public.push_operations(id) ON DELETE CASCADE;
+    ADD CONSTRAINT pushes_operation_id_app_id_fkey FOREIGN KEY (operation_id, app_id) REFERENCES public.push_operations(id, app_id) ON DELETE CASCADE;
 
 --
 -- Name: renew_policies renew_policies_app_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
@@ -2191,11 +2196,11 @@ ALTER TABLE ONLY public.schedules
     ADD CONSTRAINT schedules_app_id_fkey FOREIGN KEY (app_id) REFERENCES public.apps(id) ON DELETE CASCADE;
 
 --
--- Name: schedules schedules_channel_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+-- Name: schedules schedules_channel_id_app_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
 --
 
 ALTER TABLE ONLY public.schedules
-    ADD CONSTRAINT schedules_channel_id_fkey FOREIGN KEY (channel_id) REFERENCES public.channels(id) ON DELETE CASCADE;
+    ADD CONSTRAINT schedules_channel_id_app_id_fkey FOREIGN KEY (channel_id, app_id) REFERENCES public.channels(id, app_id) ON DELETE CASCADE;
 
 --
 -- Name: update_budgets update_budgets_app_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -

@@ -85,9 +85,9 @@ import Testing
         _ = try await gw.database.scalar(
             """
             WITH p AS (UPDATE pushes SET state = 'sending', batches_total = 1, targeted = \(targets)
-                       WHERE id = \(push.id) RETURNING id, created_at)
-            INSERT INTO push_batches (push_id, seq, targets, targets_estimated, push_created_at)
-            SELECT id, 0, \(targets), \(estimated), created_at FROM p RETURNING 1
+                       WHERE id = \(push.id) RETURNING id, created_at, app_id)
+            INSERT INTO push_batches (push_id, seq, targets, targets_estimated, push_created_at, app_id)
+            SELECT id, 0, \(targets), \(estimated), created_at, app_id FROM p RETURNING 1
             """, as: Int32.self)
         return push
     }

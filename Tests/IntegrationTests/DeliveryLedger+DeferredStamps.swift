@@ -178,9 +178,9 @@ import Testing
                 _ = try await gw.database.scalar(
                     """
                     WITH p AS (UPDATE pushes SET state = 'sending', batches_total = 2 WHERE id = \(push.id)
-                               RETURNING id, created_at)
-                    INSERT INTO push_batches (push_id, seq, targets, push_created_at)
-                    SELECT id, s, 20, created_at FROM p, generate_series(0, 1) s RETURNING 1
+                               RETURNING id, created_at, app_id)
+                    INSERT INTO push_batches (push_id, seq, targets, push_created_at, app_id)
+                    SELECT id, s, 20, created_at, app_id FROM p, generate_series(0, 1) s RETURNING 1
                     """, as: Int32.self)
                 let targets = try await ledger.chunk(of: push, after: nil, upTo: nil, limit: 40)
                 #expect(targets.count == 40)

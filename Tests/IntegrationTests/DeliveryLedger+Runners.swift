@@ -13,7 +13,7 @@ import Testing
             try await gw.seedActivities(appKey: app.key, count: 40)
             let ledger = DeliveryLedger(database: gw.database)
             let push = try await DeliveryLedgerAccountingTests.sending(1_700_000_005, targets: 40, gw: gw, app: app)
-            let old = try #require(try await ledger.claimBatch(pushID: push.id, seq: 0)?.runner)
+            let old = try #require(try await ledger.claimBatch(pushID: push.id, appID: push.appID, seq: 0)?.runner)
             let targets = try await ledger.chunk(of: push, after: nil, upTo: nil, limit: 20)
             var outcome = ChunkOutcome(
                 cursor: targets[targets.count - 1].channelID, processed: targets.count, sendStartedAt: Date())
@@ -21,9 +21,9 @@ import Testing
             #expect(try await ledger.record(outcome, push: push, seq: 0, deferStamps: true, runner: old) != nil)
 
             // The lease is lost; another run claims the batch and reads the cursor the old run left.
-            let new = try #require(try await ledger.claimBatch(pushID: push.id, seq: 0))
+            let new = try #require(try await ledger.claimBatch(pushID: push.id, appID: push.appID, seq: 0))
             #expect(new.runner != old && new.cursor == targets[targets.count - 1].channelID)
-            #expect(try await ledger.declareChunk(pushID: push.id, seq: 0, runner: old) == nil)
+            #expect(try await ledger.declareChunk(pushID: push.id, appID: push.appID, seq: 0, runner: old) == nil)
             let rest = try await ledger.chunk(of: push, after: new.cursor, upTo: nil, limit: 100)
             #expect(rest.count == 20)
             var late = ChunkOutcome(cursor: rest[rest.count - 1].channelID, processed: 20, sendStartedAt: Date())
@@ -33,7 +33,7 @@ import Testing
             // them), and it cannot finish the batch.
             #expect(try await ledger.record(late, push: push, seq: 0, deferStamps: true, runner: old) == nil)
             #expect(try await gw.database.scalar("SELECT count(*)::int4 FROM push_failures", as: Int32.self) == 0)
-            try await ledger.finishBatch(pushID: push.id, seq: 0, runner: old)
+            try await ledger.finishBatch(pushID: push.id, appID: push.appID, seq: 0, runner: old)
             #expect(try await Self.report(gw, push) == "sending 40 = 20 sent + 0 skipped")
             // The new run sends it again and finishes.
             try await ledger.record(late, push: push, seq: 0, lastOfBatch: true, deferStamps: true, runner: new.runner)

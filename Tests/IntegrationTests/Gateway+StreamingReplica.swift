@@ -21,7 +21,7 @@ import Testing
             let standby = try pair.url([pair.standby], target: "read-only")
             let logs = LogCapture()
             try await withDatabase(standby) { replica in
-                try await GatewayHarness.run(logs: logs, readDatabase: replica, primary: primary) { gw in
+                try await GatewayHarness.run(logs: logs, databaseURL: primary, readDatabase: replica) { gw in
                     let app = try await gw.createApp()
                     let update =
                         #"{"audience":"all","device_types":["ios"],"notification":{"ios":{"live_activity":{"event":"update","name":"match","content_state":{}}}}}"#

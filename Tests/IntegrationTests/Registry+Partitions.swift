@@ -36,10 +36,10 @@ import Testing
                                          apns_timestamp, apns_priority, state, targeted, created_at, finished_at)
                       SELECT app_id, id, 'start', 'match', '"all"', '{}', '\\x7b7d', 1, 10, 'done', 1, created_at,
                              created_at FROM op RETURNING id, app_id, created_at),
-                b AS (INSERT INTO push_batches (push_id, seq, targets, state, push_created_at)
-                      SELECT id, 0, 1, 'done', created_at FROM p),
-                c AS (INSERT INTO push_failure_counts (push_id, reason, count, push_created_at)
-                      SELECT id, 'Unregistered', 1, created_at FROM p),
+                b AS (INSERT INTO push_batches (push_id, seq, targets, state, push_created_at, app_id)
+                      SELECT id, 0, 1, 'done', created_at, app_id FROM p),
+                c AS (INSERT INTO push_failure_counts (push_id, reason, count, push_created_at, app_id)
+                      SELECT id, 'Unregistered', 1, created_at, app_id FROM p),
                 f AS (INSERT INTO push_failures (push_id, app_id, channel_id, token, status, reason, push_created_at)
                       SELECT id, app_id, \(UUID(uuidString: channel)!), \(hexToken(2)), 410, 'Unregistered', created_at
                       FROM p),

@@ -24,8 +24,7 @@ SELECT p.id AS push_id,
        b.failed,
        b.skipped,
        p.canceled + b.canceled AS canceled,
-       coalesce((SELECT jsonb_object_agg(f.reason, f.count) FROM push_failure_counts f WHERE f.push_id = p.id),
-                '{}'::jsonb) AS failed_by_reason,
+       coalesce(r.failed_by_reason, '{}'::jsonb) AS failed_by_reason,
        p.created_at,
        p.started_at,
        p.finished_at,
@@ -68,14 +67,19 @@ CROSS JOIN LATERAL (
            coalesce(sum(x.suspect_token), 0)::bigint AS suspect_token,
            coalesce(sum(x.downgraded), 0)::bigint AS downgraded
     FROM push_batches x
-    WHERE x.push_id = p.id
+    WHERE x.push_id = p.id AND x.app_id = p.app_id
 ) b
 LEFT JOIN LATERAL (
-    SELECT CASE WHEN p.starts_settled_at IS NOT NULL THEN p.starts_started
-                ELSE (SELECT count(*) FROM start_attempts t WHERE t.push_id = p.id AND t.outcome = 'started') END
-               AS started,
+    SELECT jsonb_object_agg(f.reason, f.count) AS failed_by_reason
+    FROM push_failure_counts f
+    WHERE f.push_id = p.id AND f.app_id = p.app_id
+) r ON true
+LEFT JOIN LATERAL (
+    SELECT CASE WHEN p.starts_settled_at IS NOT NULL THEN p.starts_started ELSE count(*) END AS started,
            p.finished_at IS NOT NULL AND p.finished_at + a.start_confirm_window <= now() AS closed
-    WHERE p.event = 'start'
+    FROM start_attempts t
+    WHERE t.push_id = p.id AND t.app_id = p.app_id AND t.outcome = 'started' AND p.starts_settled_at IS NULL
+    HAVING p.event = 'start'
 ) c ON true
 CROSS JOIN LATERAL (
     SELECT coalesce(c.started, 0) AS started,
@@ -96,6 +100,6 @@ LEFT JOIN LATERAL (
                greatest(extract(epoch FROM coalesce(x.device_ended_at, x.ended_at) - x.started_at), 0)::float8
                    AS lifetime
         FROM live_activities x
-        WHERE x.start_push_id = p.id AND x.state IN ('ended', 'expired') AND p.event = 'start'
+        WHERE x.start_push_id = p.id AND x.app_id = p.app_id AND x.state IN ('ended', 'expired') AND p.event = 'start'
     ) l
 ) e ON true;

@@ -13,6 +13,6 @@ SELECT s.id AS schedule_id,
        r.state AS push_state,
        r.accepted,
        r.failed,
-       (SELECT count(*) FROM launches l WHERE l.schedule_id = s.id) AS launches
+       (SELECT count(*) FROM launches l WHERE l.schedule_id = s.id AND l.app_id = s.app_id) AS launches
 FROM schedules s
-LEFT JOIN push_report r ON r.push_id = s.push_id;
+LEFT JOIN push_report r ON r.push_id = s.push_id AND r.app_id = s.app_id;

@@ -19,7 +19,8 @@ struct FanoutBench: AsyncParsableCommand {
             SECOND_PUSH (1), CONTRACTS (0; 1: every push checked against a contract at the door), REPLICA (0; 1: a \
             streaming standby, its replay lag sampled through the fan-out), WORKER_POOL_SIZE (4), WORKER_CONCURRENCY (16), PG_SHARED_BUFFERS (2GB), \
             WORKER_BULK_NICE (read by the workers), BIN_DIR (gateway, worker and apns-sim built elsewhere, to \
-            compare two builds in one sitting), MIGRATIONS_DIR.
+            compare two builds in one sitting), MIGRATIONS_DIR, CITUS_URL (a Citus coordinator's database, emptied, \
+            migrated and distributed by app, instead of a private PostgreSQL: docs/scaling.md).
             """
     )
 

@@ -13,10 +13,11 @@ extension FanoutRun {
         Self.show(
             try await self.db.text(
                 """
-                SELECT 'deferred stamps: ' || count(*) || ' rows pending for ' || coalesce(sum(cardinality(instance_ids)), 0)
-                       || ' instances; ' || (SELECT count(*) FROM live_activities WHERE last_push_id = '\(self.bigID)')
+                SELECT 'deferred stamps: ' || s.n || ' rows pending for ' || s.ids || ' instances; ' || l.n
                        || ' instance rows stamped after the push'
-                FROM delivery_stamps WHERE push_id = '\(self.bigID)'
+                FROM (SELECT count(*) AS n, coalesce(sum(cardinality(instance_ids)), 0) AS ids
+                      FROM delivery_stamps WHERE push_id = '\(self.bigID)') s,
+                     (SELECT count(*) AS n FROM live_activities WHERE last_push_id = '\(self.bigID)') l
                 """))
         print(
             String(
@@ -40,9 +41,11 @@ extension FanoutRun {
                 """
                 SELECT 'second update: POST -> last APNs answer ' || round(extract(epoch FROM p.finished_at - p.created_at)::numeric, 2)
                        || ' s; the first push''s rows dropped ' || round(extract(epoch FROM now() - p.finished_at)::numeric, 1)
-                       || ' s after it finished, ' || (SELECT count(*) FROM live_activities WHERE last_push_id = '\(self.bigID)')
-                       || ' instances stamped from them; ' || (SELECT count(*) FROM delivery_stamps) || ' rows pending'
-                FROM pushes p WHERE p.id = '\(secondID)'
+                       || ' s after it finished, ' || l.n || ' instances stamped from them; ' || s.n || ' rows pending'
+                FROM pushes p,
+                     (SELECT count(*) AS n FROM live_activities WHERE last_push_id = '\(self.bigID)') l,
+                     (SELECT count(*) AS n FROM delivery_stamps) s
+                WHERE p.id = '\(secondID)'
                 """))
         print(
             try await self.db.text(

@@ -49,29 +49,16 @@ final class FanoutRun {
     /// PostgreSQL (pg_stat_statements, production-sized shared buffers), the simulator, the gateway, two apps.
     static func setUp(stack: BenchStack, settings: FanoutSettings) async throws -> FanoutRun {
         let repository = stack.repository
-        let pgPort = try await repository.freePort()
         let gwPort = try await repository.freePort()
         let simPort = try await repository.freePort()
         let simAdmin = try await repository.freePort()
         let simBroadcast = try await repository.freePort()
-        try await repository.pg(["start", stack.pgData, "\(pgPort)", "--ephemeral"])
-        stack.export(["DATABASE_URL": "postgres://postgres@127.0.0.1:\(pgPort)/postgres"])
-        // pg_stat_statements (postgresql-contrib) says which statements PostgreSQL's time went to. shared_buffers as
-        // a production server would have it (a quarter of memory is the usual advice): the 128 MB default holds a
-        // fraction of a million activities and their indexes, and every chunk then copies pages in again.
-        let first = BenchDatabase(host: "127.0.0.1", port: pgPort)
-        try await first.run(
-            "ALTER SYSTEM SET max_connections = 200",
-            "ALTER SYSTEM SET shared_buffers = '\(settings.sharedBuffers)'",
-            "ALTER SYSTEM SET shared_preload_libraries = 'pg_stat_statements'")
-        await first.close()
-        try await repository.pg(["stop", stack.pgData])
-        try await repository.pg(["start", stack.pgData, "\(pgPort)", "--ephemeral"])
-        let db = BenchDatabase(host: "127.0.0.1", port: pgPort)
-        try await db.run("CREATE EXTENSION pg_stat_statements")
-        // Planning time beside execution time: statements made unprepared are planned for every chunk.
-        try await db.run("ALTER SYSTEM SET pg_stat_statements.track_planning = on", "SELECT pg_reload_conf()")
-        try await stack.migrate()
+        let db: BenchDatabase
+        if let citus = settings.citusURL {
+            db = try await ExternalCitus.prepare(citus, stack: stack)
+        } else {
+            db = try await Self.privatePostgres(stack: stack, settings: settings)
+        }
 
         let ca = stack.work + "/ca.pem"
         let simulatorProcess = try stack.start(
@@ -115,6 +102,31 @@ final class FanoutRun {
         return FanoutRun(
             stack: stack, settings: settings, db: db, gateway: gateway, simulator: simulator,
             simulatorProcess: simulatorProcess, simPort: simPort, apps: (big, small), liveChannel: live)
+    }
+
+    /// The private PostgreSQL: pg_stat_statements, production-sized shared buffers, migrated.
+    static func privatePostgres(stack: BenchStack, settings: FanoutSettings) async throws -> BenchDatabase {
+        let repository = stack.repository
+        let pgPort = try await repository.freePort()
+        try await repository.pg(["start", stack.pgData, "\(pgPort)", "--ephemeral"])
+        stack.export(["DATABASE_URL": "postgres://postgres@127.0.0.1:\(pgPort)/postgres"])
+        // pg_stat_statements (postgresql-contrib) says which statements PostgreSQL's time went to. shared_buffers as
+        // a production server would have it (a quarter of memory is the usual advice): the 128 MB default holds a
+        // fraction of a million activities and their indexes, and every chunk then copies pages in again.
+        let first = BenchDatabase(host: "127.0.0.1", port: pgPort)
+        try await first.run(
+            "ALTER SYSTEM SET max_connections = 200",
+            "ALTER SYSTEM SET shared_buffers = '\(settings.sharedBuffers)'",
+            "ALTER SYSTEM SET shared_preload_libraries = 'pg_stat_statements'")
+        await first.close()
+        try await repository.pg(["stop", stack.pgData])
+        try await repository.pg(["start", stack.pgData, "\(pgPort)", "--ephemeral"])
+        let db = BenchDatabase(host: "127.0.0.1", port: pgPort)
+        try await db.run("CREATE EXTENSION pg_stat_statements")
+        // Planning time beside execution time: statements made unprepared are planned for every chunk.
+        try await db.run("ALTER SYSTEM SET pg_stat_statements.track_planning = on", "SELECT pg_reload_conf()")
+        try await stack.migrate()
+        return db
     }
 
     /// N channels of app big, each with a tracked 'match' activity (EVENT=start: a push-to-start token instead: every

@@ -16,6 +16,8 @@ struct FanoutSettings: Sendable {
     let contracts: Bool
     /// REPLICA=1: a streaming standby of the bench's PostgreSQL, its lag sampled through the fan-out.
     let replica: Bool
+    /// CITUS_URL: a Citus coordinator's database instead of a private PostgreSQL (`ExternalCitus`).
+    let citusURL: String?
 
     init(_ knobs: Knobs) throws {
         self.n = try knobs.int("N", 1_000_000)
@@ -31,6 +33,7 @@ struct FanoutSettings: Sendable {
         self.bulkNice = knobs.string("WORKER_BULK_NICE", "default")
         self.contracts = knobs.string("CONTRACTS", "0") == "1"
         self.replica = knobs.string("REPLICA", "0") == "1"
+        self.citusURL = knobs.optional("CITUS_URL")
     }
 
     var event: String { self.startEvent ? "start" : "update" }

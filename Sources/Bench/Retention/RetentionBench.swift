@@ -93,12 +93,13 @@ struct RetentionBench: AsyncParsableCommand {
             FROM push_operations
             """,
             """
-            INSERT INTO push_batches (push_id, seq, targets, state, push_created_at)
-            SELECT p.id, s, 10000, 'done', p.created_at FROM pushes p, generate_series(0, (\(attempts) - 1) / 10000) s
+            INSERT INTO push_batches (push_id, seq, targets, state, push_created_at, app_id)
+            SELECT p.id, s, 10000, 'done', p.created_at, p.app_id
+            FROM pushes p, generate_series(0, (\(attempts) - 1) / 10000) s
             """,
             """
-            INSERT INTO push_failure_counts (push_id, reason, count, push_created_at)
-            SELECT id, 'Unregistered', \(failures), created_at FROM pushes
+            INSERT INTO push_failure_counts (push_id, reason, count, push_created_at, app_id)
+            SELECT id, 'Unregistered', \(failures), created_at, app_id FROM pushes
             """,
             """
             INSERT INTO push_failures (push_id, app_id, channel_id, token, status, reason, push_created_at)

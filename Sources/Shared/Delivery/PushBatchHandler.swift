@@ -34,7 +34,9 @@ struct PushBatchHandler: JobHandler {
 
     /// Sends batch `seq` of `push` (as read, its update budgets not applied yet) from its cursor to its end.
     func deliver(_ push: PushForDelivery, seq: Int32, logger: Logger) async throws {
-        guard let batch = try await self.ledger.claimBatch(pushID: push.id, seq: seq), batch.state == .queued else {
+        guard let batch = try await self.ledger.claimBatch(pushID: push.id, appID: push.appID, seq: seq),
+            batch.state == .queued
+        else {
             return
         }
         var push = push
@@ -71,13 +73,15 @@ struct PushBatchHandler: JobHandler {
                 self.phase("select", since: &clock)
                 action = send.selected(chunk)
             case .declare:
-                let declared = try await self.ledger.declareChunk(pushID: push.id, seq: batch.seq, runner: batch.runner)
+                let declared = try await self.ledger.declareChunk(
+                    pushID: push.id, appID: push.appID, seq: batch.seq, runner: batch.runner)
                 action = send.declared(superseding: declared)
             case .startChunk(let prefetchAfter):
                 action = try await self.sendChunk(&send, run, prefetchAfter: prefetchAfter, superseders: &superseders)
                 clock = ContinuousClock.now
             case .finishBatch:
-                try await self.ledger.finishBatch(pushID: push.id, seq: batch.seq, runner: batch.runner)
+                try await self.ledger.finishBatch(
+                    pushID: push.id, appID: push.appID, seq: batch.seq, runner: batch.runner)
                 return
             case .end:
                 return
@@ -133,7 +137,7 @@ struct PushBatchHandler: JobHandler {
                 action = send.waited()
             case .declare:
                 let declared = try await self.ledger.declareChunk(
-                    pushID: push.id, seq: run.batch.seq, runner: run.batch.runner)
+                    pushID: push.id, appID: push.appID, seq: run.batch.seq, runner: run.batch.runner)
                 action = send.declared(superseding: declared)
             case .record(let outcome, let lastOfBatch):
                 self.phase("send", since: &clock)

@@ -38,7 +38,7 @@ struct PushFanoutHandler: JobHandler {
         }
         if push.state == .sending {
             // A re-run after a crash: finish the batch this job was sending itself, if it was one.
-            if let batch = try await self.ledger.batch(pushID: pushID, seq: 0), batch.sentByFanout {
+            if let batch = try await self.ledger.batch(pushID: pushID, appID: push.appID, seq: 0), batch.sentByFanout {
                 try await self.sender.deliver(push, seq: 0, logger: logger)
             }
             return

@@ -58,7 +58,7 @@ public struct PushSupersession: Sendable {
         let started = ContinuousClock.now
         var wait = ChunksInFlightWait()
         while true {
-            let inFlight = try await self.ledger.chunksInFlight(of: decided.older, logger: logger)
+            let inFlight = try await self.ledger.chunksInFlight(of: decided.older, appID: push.appID, logger: logger)
             switch wait.counted(inFlight, elapsed: ContinuousClock.now - started) {
             case .proceed:
                 return decided.older.count

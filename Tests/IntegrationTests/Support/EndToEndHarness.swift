@@ -24,7 +24,7 @@ struct EndToEndHarness: Sendable {
     static let bundleID = "com.example.game"
 
     static func run(
-        workers count: Int = 2, environment: [String: String] = [:],
+        workers count: Int = 2, environment: [String: String] = [:], databaseURL: DatabaseURL? = nil,
         _ body: @Sendable (EndToEndHarness) async throws -> Void
     ) async throws {
         let keyBase64 = SymmetricKey(size: .bits256).withUnsafeBytes { Data($0).base64EncodedString() }
@@ -36,7 +36,8 @@ struct EndToEndHarness: Sendable {
             let broadcastEndpoint = APNsEndpoint(host: "127.0.0.1", port: simulator.broadcastPort)
             let broadcast = APNsBroadcastClient(
                 endpoints: .init(manage: broadcastEndpoint, send: broadcastEndpoint), trustRoots: simulator.trustRoots)
-            try await GatewayHarness.run(masterKey: masterKey, broadcast: broadcast) { gateway in
+            try await GatewayHarness.run(databaseURL: databaseURL, masterKey: masterKey, broadcast: broadcast) {
+                gateway in
                 let key = P256.Signing.PrivateKey()
                 let created = try await gateway.request(
                     .post, "/admin/apps",

@@ -23,26 +23,23 @@ struct GatewayHarness: Sendable {
     /// The gateway's own database (processes the test starts connect here).
     let databaseURL: DatabaseURL
 
-    /// Runs `body` against a live gateway. `logs` (when given) captures everything the gateway logs.
+    /// Runs `body` against a live gateway. `logs` (when given) captures everything the gateway logs. `databaseURL`:
+    /// a database the caller prepared (the Citus suite's coordinator) instead of a fresh copy of the template.
     static func run(
-        logs: LogCapture? = nil,
+        logs: LogCapture? = nil, databaseURL: DatabaseURL? = nil,
         maxBodyBytes: Int = 64 * 1024,
         masterKey: MasterKey = .random(),
         broadcast: APNsBroadcastClient = APNsBroadcastClient(),
         gaugeInterval: Duration = .milliseconds(100), metricsToken: String? = nil, headerTimeout: Int = 600,
-        readDatabase: Database? = nil, shed: (target: Duration, floor: Int)? = nil, primary: DatabaseURL? = nil,
+        readDatabase: Database? = nil, shed: (target: Duration, floor: Int)? = nil,
         _ body: @Sendable (GatewayHarness) async throws -> Void
     ) async throws {
-        // `primary`: a migrated database of the test's own (a streaming pair's primary); else a fresh copy of the
-        // template on the suite's server.
-        let withPrimary: (@Sendable (Database, DatabaseURL) async throws -> Void) async throws -> Void = { body in
-            if let primary {
-                try await withDatabase(primary) { try await body($0, primary) }
-            } else {
-                try await withTestDatabaseURL { try await body($0, $1) }
+        let withDatabaseURL: @Sendable (@Sendable (Database, DatabaseURL) async throws -> Void) async throws -> Void =
+            { body in
+                guard let databaseURL else { return try await withTestDatabaseURL(body) }
+                try await withDatabase(databaseURL) { try await body($0, databaseURL) }
             }
-        }
-        try await withPrimary { database, url in
+        try await withDatabaseURL { database, url in
             var configuration = GatewayConfiguration(
                 host: "127.0.0.1", port: 0, databaseURL: url, adminToken: adminToken,
                 masterKey: masterKey, maxBodyBytes: maxBodyBytes)

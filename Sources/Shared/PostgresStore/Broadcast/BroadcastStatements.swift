@@ -49,11 +49,13 @@ enum BroadcastStatements {
     /// Records Apple's answer to push `$1`'s broadcast (app `$2`) on channel `$3` and releases the channel's lease
     /// held for acceptance order `$4`: `$5` whether Apple accepted it, `$6` its status (NULL: none came), `$7` the
     /// reason, `$8` Apple's unique id, `$9` when the request went out (NULL: now), `$10` whether a push that goes by
-    /// broadcast alone is done (else failed).
+    /// broadcast alone is done (else failed). The time comes from `clock`: Citus takes no `now()` inside a `CASE` or
+    /// `coalesce` in an update.
     enum Record: NamedStatement {
-        static let name = "lagw_broadcast_record"
+        static let name = "lagw_broadcast_record_v2"
         static let sql = """
-            WITH released AS (
+            WITH clock AS (SELECT now() AS now),
+            released AS (
                 UPDATE broadcast_channels
                 SET last_sent_seq = CASE WHEN $5::bool THEN greatest(coalesce(last_sent_seq, 0), $4)
                                          ELSE last_sent_seq END,
@@ -62,12 +64,13 @@ enum BroadcastStatements {
             )
             UPDATE pushes
             SET broadcast_status = $6, broadcast_reason = $7::text, apns_unique_id = $8,
-                broadcast_sent_at = coalesce($9::timestamptz, now()), started_at = coalesce(started_at, now()),
+                broadcast_sent_at = coalesce($9::timestamptz, k.now), started_at = coalesce(started_at, k.now),
                 state = CASE WHEN delivery = 'broadcast' THEN (CASE WHEN $10::bool THEN 'done' ELSE 'failed' END)
                              ELSE state END,
                 failure_reason = CASE WHEN delivery = 'broadcast' AND NOT $10::bool THEN $7::text
                                       ELSE failure_reason END,
-                finished_at = CASE WHEN delivery = 'broadcast' THEN now() ELSE finished_at END
+                finished_at = CASE WHEN delivery = 'broadcast' THEN k.now ELSE finished_at END
+            FROM clock k
             WHERE id = $1 AND app_id = $2
             """
     }

@@ -4,10 +4,10 @@ import PostgresNIO
 /// How many batches of the pushes `$1` are sending a chunk chosen before their latest superseding push
 /// (`DeliveryLedger.chunksInFlight`).
 struct ChunksInFlightStatement: NamedStatement {
-    static let name = "lagw_chunks_in_flight_v1"
+    static let name = "lagw_chunks_in_flight_v2"
     static let sql = """
         SELECT count(*) AS in_flight FROM push_batches
-        WHERE push_id = ANY($1::uuid[]) AND state <> 'done' AND sending_until > now()
+        WHERE push_id = ANY($1::uuid[]) AND app_id = $2::int8 AND state <> 'done' AND sending_until > now()
           AND sending_gen < superseded_gen
         """
 
@@ -15,9 +15,10 @@ struct ChunksInFlightStatement: NamedStatement {
         var inFlight: Int64
     }
 
-    static func query(pushes: [UUID]) -> PostgresQuery {
-        var binds = PostgresBindings(capacity: 1)
+    static func query(pushes: [UUID], appID: Int64) -> PostgresQuery {
+        var binds = PostgresBindings(capacity: 2)
         binds.append(pushes)
+        binds.append(appID)
         return PostgresQuery(unsafeSQL: Self.sql, binds: binds)
     }
 

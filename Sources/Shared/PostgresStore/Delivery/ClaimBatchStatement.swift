@@ -1,12 +1,13 @@
 import Foundation
 import PostgresNIO
 
-/// Reads a batch for a run of its job and, while it is queued, gives it a new `runner` (`DeliveryLedger.claimBatch`).
+/// Reads a batch for a run of its job and, while it is queued, gives it a new `runner` (`DeliveryLedger.claimBatch`),
+/// `$3`, made by the caller: Citus takes no volatile function (`gen_random_uuid()`) in an update.
 struct ClaimBatchStatement: NamedStatement {
-    static let name = "lagw_claim_batch_v1"
+    static let name = "lagw_claim_batch_v3"
     static let sql = """
-        UPDATE push_batches SET runner = CASE WHEN state = 'queued' THEN gen_random_uuid() ELSE runner END
-        WHERE push_id = $1::uuid AND seq = $2::int4
+        UPDATE push_batches SET runner = CASE WHEN state = 'queued' THEN $3::uuid ELSE runner END
+        WHERE push_id = $1::uuid AND app_id = $4::int8 AND seq = $2::int4
         RETURNING lower_channel, upper_channel, cursor_channel, state, sent_by_fanout, runner
         """
 
@@ -19,10 +20,12 @@ struct ClaimBatchStatement: NamedStatement {
         var runner: UUID?
     }
 
-    static func query(pushID: UUID, seq: Int32) -> PostgresQuery {
-        var binds = PostgresBindings(capacity: 2)
+    static func query(pushID: UUID, appID: Int64, seq: Int32) -> PostgresQuery {
+        var binds = PostgresBindings(capacity: 4)
         binds.append(pushID)
         binds.append(seq)
+        binds.append(UUID())
+        binds.append(appID)
         return PostgresQuery(unsafeSQL: Self.sql, binds: binds)
     }
 

@@ -52,7 +52,8 @@ extension DeliveryLedger {
         let logger = self.database.logger
         let bindings = ChunkRecordBindings(
             outcome, push: push, seq: seq, deferStamps: deferStamps, last: lastOfBatch, runner: runner)
-        let counts = Self.stampAndCount(bindings, event: push.targets.event)
+        let byID = try await self.isDistributed()
+        let counts = Self.stampAndCount(bindings, event: push.targets.event, byID: byID)
         if outcome.failures.isEmpty && outcome.configurationError == nil && !lastOfBatch {
             var superseding: Int?
             // Prepared: the same statement for every chunk.
@@ -65,6 +66,12 @@ extension DeliveryLedger {
             } else if push.targets.event == .start {
                 for try await row in try await self.database.client.execute(
                     StartChunkRecordStatement(bindings), logger: logger)
+                where row.state == .queued {
+                    superseding = Int(row.superseding)
+                }
+            } else if byID {
+                for try await row in try await self.database.client.execute(
+                    UpdateChunkRecordByIDStatement(bindings), logger: logger)
                 where row.state == .queued {
                     superseding = Int(row.superseding)
                 }
@@ -128,7 +135,8 @@ extension DeliveryLedger {
                 return nil
             }
             if lastOfBatch, goesOn != nil {
-                try await Self.finishBatch(pushID: push.id, seq: seq, runner: runner, on: connection, logger: logger)
+                try await Self.finishBatch(
+                    pushID: push.id, appID: push.appID, seq: seq, runner: runner, on: connection, logger: logger)
             }
             return goesOn
         }
@@ -146,13 +154,13 @@ extension DeliveryLedger {
         return Self.stampAndCount(bindings, event: push.targets.event)
     }
 
-    private static func stampAndCount(_ bindings: ChunkRecordBindings, event: LiveActivityNotification.Event)
-        -> PostgresQuery
-    {
-        PostgresQuery(
+    private static func stampAndCount(
+        _ bindings: ChunkRecordBindings, event: LiveActivityNotification.Event, byID: Bool = false
+    ) -> PostgresQuery {
+        let update = byID ? UpdateChunkRecordByIDStatement.sql : UpdateChunkRecordStatement.sql
+        return PostgresQuery(
             unsafeSQL: event == .end
-                ? EndChunkRecordStatement.sql
-                : event == .start ? StartChunkRecordStatement.sql : UpdateChunkRecordStatement.sql,
+                ? EndChunkRecordStatement.sql : event == .start ? StartChunkRecordStatement.sql : update,
             binds: bindings.bindings)
     }
 
@@ -177,10 +185,11 @@ extension DeliveryLedger {
     }
 
     /// Marks a batch finished; the last one to finish marks the push done.
-    public func finishBatch(pushID: UUID, seq: Int32, runner: UUID? = nil) async throws {
+    public func finishBatch(pushID: UUID, appID: Int64, seq: Int32, runner: UUID? = nil) async throws {
         let logger = self.database.logger
         try await self.database.transaction { connection in
-            try await Self.finishBatch(pushID: pushID, seq: seq, runner: runner, on: connection, logger: logger)
+            try await Self.finishBatch(
+                pushID: pushID, appID: appID, seq: seq, runner: runner, on: connection, logger: logger)
         }
     }
 
@@ -191,15 +200,15 @@ extension DeliveryLedger {
     /// estimated (`BatchPlan.estimated`) counted its targets as it read them: its `targets` become that count, and
     /// the push's `targeted` moves by the difference.
     private static func finishBatch(
-        pushID: UUID, seq: Int32, runner: UUID?, on connection: DatabaseConnection, logger: Logger
+        pushID: UUID, appID: Int64, seq: Int32, runner: UUID?, on connection: DatabaseConnection, logger: Logger
     ) async throws {
         let finished = try await connection.query(
-            FinishBatchStatement.query(pushID: pushID, seq: seq, runner: runner), logger: logger)
+            FinishBatchStatement.query(pushID: pushID, appID: appID, seq: seq, runner: runner), logger: logger)
         var correction: Int64?
         for try await row in finished { correction = try FinishBatchStatement.decode(row).targetsMoved }
         guard let correction else { return }
         let rows = try await connection.query(
-            CountFinishedBatchStatement.query(pushID: pushID, targetsMoved: correction), logger: logger)
+            CountFinishedBatchStatement.query(pushID: pushID, appID: appID, targetsMoved: correction), logger: logger)
         var pushDone = false
         for try await row in rows { pushDone = try CountFinishedBatchStatement.decode(row).foldOthers }
         // The push's last batch, if other pushes of its name have stamps pending: those this push supersedes are

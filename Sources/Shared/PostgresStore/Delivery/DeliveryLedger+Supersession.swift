@@ -95,15 +95,17 @@ extension DeliveryLedger {
         // this statement waited for the older push's row. Rows are locked in key order: two pushes flagging the same
         // older ones at once wait for each other instead of deadlocking.
         try await self.database.client.query(
-            FlagSupersedingStatement.query(pushID: push.id, older: older, newer: newer), logger: logger)
+            FlagSupersedingStatement.query(pushID: push.id, appID: push.appID, older: older, newer: newer),
+            logger: logger)
         guard !older.isEmpty else { return }
-        try await self.database.client.query(RaiseSupersededGenStatement.query(pushes: older), logger: logger)
+        try await self.database.client.query(RaiseSupersededGenStatement.query(pushes: older, appID: push.appID), logger: logger)
     }
 
     /// How many batches of `pushes` are sending a chunk chosen before their latest superseding push (and within the
     /// chunk's lease). A stopped batch (a cancel) counts too: its chunk in flight still completes. An indexed count.
-    public func chunksInFlight(of pushes: [UUID], logger: Logger) async throws -> Int64 {
-        let rows = try await self.database.client.query(ChunksInFlightStatement.query(pushes: pushes), logger: logger)
+    public func chunksInFlight(of pushes: [UUID], appID: Int64, logger: Logger) async throws -> Int64 {
+        let rows = try await self.database.client.query(
+            ChunksInFlightStatement.query(pushes: pushes, appID: appID), logger: logger)
         var inFlight: Int64 = 0
         for try await row in rows { inFlight = try ChunksInFlightStatement.decode(row).inFlight }
         return inFlight
@@ -124,9 +126,10 @@ extension DeliveryLedger {
 
     /// Declares that batch `seq` of `push` is about to send a chunk (its first, or a retry round), for the lease.
     /// Answers how many superseding pushes the chunk must honour, or nil when the batch no longer sends.
-    public func declareChunk(pushID: UUID, seq: Int32, runner: UUID? = nil) async throws -> Int? {
+    public func declareChunk(pushID: UUID, appID: Int64, seq: Int32, runner: UUID? = nil) async throws -> Int? {
         let rows = try await self.database.client.query(
-            DeclareChunkStatement.query(pushID: pushID, seq: seq, runner: runner, leaseSeconds: Self.leaseSeconds),
+            DeclareChunkStatement.query(
+                pushID: pushID, appID: appID, seq: seq, runner: runner, leaseSeconds: Self.leaseSeconds),
             logger: self.database.logger)
         for try await row in rows { return Int(try DeclareChunkStatement.decode(row).superseding) }
         return nil

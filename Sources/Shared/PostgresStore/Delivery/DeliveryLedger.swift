@@ -7,9 +7,15 @@ import PostgresNIO
 /// The rows the worker reads and writes while delivering pushes. Every write of a chunk is one transaction.
 public struct DeliveryLedger: Sendable {
     let database: Database
+    let distribution = DistributionProbe()
 
     public init(database: Database) {
         self.database = database
+    }
+
+    /// On Citus (docs/scaling.md), a chunk's record stamps by id (`UpdateChunkRecordByIDStatement`).
+    func isDistributed() async throws -> Bool {
+        try await self.distribution.isDistributed(self.database.client, logger: self.logger)
     }
 
     private var logger: Logger { self.database.logger }
@@ -36,7 +42,8 @@ public struct DeliveryLedger: Sendable {
         let total = plan.total
         return try await self.database.transaction { connection in
             let claimed = try await connection.query(
-                ClaimFanoutStatement.query(pushID: push.id, batches: Int32(count), targeted: Int64(total)),
+                ClaimFanoutStatement.query(
+                    pushID: push.id, appID: push.appID, batches: Int32(count), targeted: Int64(total)),
                 logger: self.logger
             ).collect()
             guard !claimed.isEmpty else { return false }
@@ -97,6 +104,7 @@ public struct DeliveryLedger: Sendable {
                 """
             } : nil
         let (id, most, lease) = (sql.bind(push.id), sql.bind(limit), sql.bind(Self.leaseSeconds))
+        let app = sql.bind(push.appID)
         let query = PostgresQuery(
             unsafeSQL: """
                 WITH first AS (\(first)),
@@ -105,15 +113,16 @@ public struct DeliveryLedger: Sendable {
                 claimed AS (
                     UPDATE pushes SET state = 'sending', batches_total = 1, targeted = total.n, started_at = now()
                     FROM total, unfinished
-                    WHERE pushes.id = \(id) AND pushes.state = 'queued' AND total.n BETWEEN 1 AND \(most)
+                    WHERE pushes.id = \(id) AND pushes.app_id = \(app) AND pushes.state = 'queued' AND total.n BETWEEN 1 AND \(most)
                       AND cardinality(unfinished.ids) = 0
-                    RETURNING total.n, cardinality(pushes.superseded_by) AS superseding, pushes.created_at
+                    RETURNING total.n, cardinality(pushes.superseded_by) AS superseding, pushes.created_at,
+                              pushes.app_id
                 ),
                 batch AS (
                     INSERT INTO push_batches (push_id, seq, lower_channel, upper_channel, targets, sent_by_fanout,
-                                              superseded_gen, sending_gen, sending_until, push_created_at)
+                                              superseded_gen, sending_gen, sending_until, push_created_at, app_id)
                     SELECT \(id), 0, NULL, NULL, n, true, superseding, superseding,
-                           now() + make_interval(secs => \(lease)), created_at
+                           now() + make_interval(secs => \(lease)), created_at, app_id
                     FROM claimed
                 )
                 SELECT first.*, (SELECT superseding::int8 FROM claimed), unfinished.ids, unfinished.events,
@@ -184,9 +193,9 @@ public struct DeliveryLedger: Sendable {
     /// Reads batch `seq` of `pushID` for a run of its job and, while it is queued, claims it with a new `runner`: a run
     /// that claimed it before (a worker that lost its lease but still sends) has its records refused from then on, so
     /// the batch goes on from the cursor read here and no chunk is counted twice (sql/0027).
-    public func claimBatch(pushID: UUID, seq: Int32) async throws -> PushBatch? {
+    public func claimBatch(pushID: UUID, appID: Int64, seq: Int32) async throws -> PushBatch? {
         let rows = try await self.database.client.query(
-            ClaimBatchStatement.query(pushID: pushID, seq: seq), logger: self.logger)
+            ClaimBatchStatement.query(pushID: pushID, appID: appID, seq: seq), logger: self.logger)
         for try await row in rows {
             let claimed = try ClaimBatchStatement.decode(row)
             return PushBatch(
@@ -196,9 +205,9 @@ public struct DeliveryLedger: Sendable {
         return nil
     }
 
-    public func batch(pushID: UUID, seq: Int32) async throws -> PushBatch? {
+    public func batch(pushID: UUID, appID: Int64, seq: Int32) async throws -> PushBatch? {
         let rows = try await self.database.client.query(
-            ReadBatchStatement.query(pushID: pushID, seq: seq), logger: self.logger)
+            ReadBatchStatement.query(pushID: pushID, appID: appID, seq: seq), logger: self.logger)
         for try await row in rows {
             let read = try ReadBatchStatement.decode(row)
             return PushBatch(

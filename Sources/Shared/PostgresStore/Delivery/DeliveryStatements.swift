@@ -4,8 +4,8 @@
 public enum DeliveryStatements {
     public static let all: [any NamedStatement.Type] = [
         PushReportStatement.self, BatchChunkStatement.self, UpdateChunkRecordStatement.self,
-        StartChunkRecordStatement.self,
-        EndChunkRecordStatement.self, PushForDeliveryStatement.self, ClaimFanoutStatement.self,
+        UpdateChunkRecordByIDStatement.self, StartChunkRecordStatement.self, EndChunkRecordStatement.self,
+        PushForDeliveryStatement.self, ClaimFanoutStatement.self,
         InsertFanoutBatchesStatement.self, ClaimBatchStatement.self, ReadBatchStatement.self,
         InvalidateStartTokensStatement.self, InvalidateInstanceTokensStatement.self, InsertFailuresStatement.self,
         CountFailuresStatement.self, FailPushStatement.self, StopBatchesStatement.self,

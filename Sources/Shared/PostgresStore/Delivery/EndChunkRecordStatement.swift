@@ -6,7 +6,7 @@ import PostgresNIO
 /// The record of a chunk of an `end`: `UpdateChunkRecordStatement`'s statement (the same parameters), whose stamp
 /// also ends each instance it reaches, and without update budgets (an end has none).
 struct EndChunkRecordStatement: PostgresPreparedStatement, NamedStatement {
-    static let name = "lagw_end_chunk_record_v1"
+    static let name = "lagw_end_chunk_record_v2"
     static let sql = """
         WITH attempts AS (
             INSERT INTO start_attempts (push_id, app_id, channel_id, name, attributes_type, token, window_until,
@@ -15,7 +15,7 @@ struct EndChunkRecordStatement: PostgresPreparedStatement, NamedStatement {
                    now() + (SELECT start_confirm_window FROM apps WHERE id = $2::int8),
                    (SELECT created_at FROM pushes WHERE id = $1::uuid)
             FROM unnest($5::uuid[], $6::text[]) AS x(c, t)
-            ON CONFLICT (push_id, channel_id, push_created_at) DO NOTHING
+            ON CONFLICT (push_id, channel_id, push_created_at, app_id) DO NOTHING
         ),
         budgeted AS (
             UPDATE live_activities l
@@ -34,7 +34,7 @@ struct EndChunkRecordStatement: PostgresPreparedStatement, NamedStatement {
             INSERT INTO delivery_stamp_pushes (push_id, app_id, activity_name, apns_timestamp, push_seq)
             SELECT $1::uuid, $2::int8, $3::text, $8::int8, $9::int8
             WHERE cardinality($10::int8[]) > 0
-            ON CONFLICT (push_id) DO NOTHING
+            ON CONFLICT (push_id, app_id) DO NOTHING
         ),
         targets AS (
             SELECT nullif(r, '')::tid AS row, id FROM unnest($13::text[], $14::int8[]) AS x(r, id)

@@ -4,13 +4,13 @@ import PostgresNIO
 /// A fan-out's batches (`DeliveryLedger.recordFanout`), one per channel range of the plan: `lowers` and `uppers` are
 /// the ranges' ends as text, '' for an open end.
 struct InsertFanoutBatchesStatement: NamedStatement {
-    static let name = "lagw_insert_fanout_batches_v1"
+    static let name = "lagw_insert_fanout_batches_v2"
     static let sql = """
         INSERT INTO push_batches (push_id, seq, lower_channel, upper_channel, targets, targets_estimated,
-                                  sent_by_fanout, superseded_gen, push_created_at)
+                                  sent_by_fanout, superseded_gen, push_created_at, app_id)
         SELECT $1::uuid, seq::int4 - 1, nullif(lo, '')::uuid, nullif(hi, '')::uuid, n, $2::bool,
-               false, p.superseding, p.created_at
-        FROM (SELECT cardinality(superseded_by) AS superseding, created_at FROM pushes WHERE id = $1::uuid) p,
+               false, p.superseding, p.created_at, p.app_id
+        FROM (SELECT cardinality(superseded_by) AS superseding, created_at, app_id FROM pushes WHERE id = $1::uuid) p,
              unnest($3::text[], $4::text[], $5::int4[]) WITH ORDINALITY AS x(lo, hi, n, seq)
         """
 

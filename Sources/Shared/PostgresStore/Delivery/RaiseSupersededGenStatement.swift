@@ -2,22 +2,24 @@ import Foundation
 import PostgresNIO
 
 /// The unfinished batches of the superseded pushes `$1` take their push's superseding count as `superseded_gen`
-/// (`DeliveryLedger.markSuperseding`); locked in key order.
+/// (`DeliveryLedger.markSuperseding`); locked in key order. The pushes are of app `$2` (one shard on Citus).
 struct RaiseSupersededGenStatement: NamedStatement {
-    static let name = "lagw_raise_superseded_gen_v1"
+    static let name = "lagw_raise_superseded_gen_v2"
     static let sql = """
         WITH locked AS (
             SELECT push_id, seq FROM push_batches
-            WHERE push_id = ANY($1::uuid[]) AND state <> 'done' ORDER BY push_id, seq FOR UPDATE
+            WHERE app_id = $2::int8 AND push_id = ANY($1::uuid[]) AND state <> 'done' ORDER BY push_id, seq FOR UPDATE
         )
         UPDATE push_batches b SET superseded_gen = greatest(b.superseded_gen, cardinality(p.superseded_by))
         FROM pushes p, locked k
-        WHERE p.id = k.push_id AND b.push_id = k.push_id AND b.seq = k.seq
+        WHERE p.id = k.push_id AND p.app_id = $2::int8 AND b.push_id = k.push_id AND b.app_id = $2::int8
+          AND b.seq = k.seq
         """
 
-    static func query(pushes: [UUID]) -> PostgresQuery {
-        var binds = PostgresBindings(capacity: 1)
+    static func query(pushes: [UUID], appID: Int64) -> PostgresQuery {
+        var binds = PostgresBindings(capacity: 2)
         binds.append(pushes)
+        binds.append(appID)
         return PostgresQuery(unsafeSQL: Self.sql, binds: binds)
     }
 }

@@ -3,10 +3,10 @@ import PostgresNIO
 
 /// A batch as it stands, without claiming it (`DeliveryLedger.batch`).
 struct ReadBatchStatement: NamedStatement {
-    static let name = "lagw_read_batch_v1"
+    static let name = "lagw_read_batch_v2"
     static let sql = """
         SELECT lower_channel, upper_channel, cursor_channel, state, sent_by_fanout FROM push_batches
-        WHERE push_id = $1::uuid AND seq = $2::int4
+        WHERE push_id = $1::uuid AND app_id = $3::int8 AND seq = $2::int4
         """
 
     struct Row {
@@ -17,10 +17,11 @@ struct ReadBatchStatement: NamedStatement {
         var sentByFanout: Bool
     }
 
-    static func query(pushID: UUID, seq: Int32) -> PostgresQuery {
-        var binds = PostgresBindings(capacity: 2)
+    static func query(pushID: UUID, appID: Int64, seq: Int32) -> PostgresQuery {
+        var binds = PostgresBindings(capacity: 3)
         binds.append(pushID)
         binds.append(seq)
+        binds.append(appID)
         return PostgresQuery(unsafeSQL: Self.sql, binds: binds)
     }
 

@@ -19,8 +19,9 @@ enum StampStatements {
             INSERT INTO delivery_stamp_pushes (push_id, app_id, activity_name, apns_timestamp, push_seq)
             SELECT DISTINCT ON (s.push_id) s.push_id, s.app_id, s.activity_name, s.apns_timestamp, s.push_seq
             FROM delivery_stamps s
-            WHERE NOT EXISTS (SELECT 1 FROM delivery_stamp_pushes dp WHERE dp.push_id = s.push_id)
-            ON CONFLICT (push_id) DO NOTHING
+            WHERE NOT EXISTS (SELECT 1 FROM delivery_stamp_pushes dp WHERE dp.push_id = s.push_id
+              AND dp.app_id = s.app_id)
+            ON CONFLICT (push_id, app_id) DO NOTHING
             """
     }
 
@@ -29,9 +30,10 @@ enum StampStatements {
         static let name = "lagw_stamps_names_with_superseded"
         static let sql = """
             SELECT dp.app_id, dp.activity_name
-            FROM delivery_stamp_pushes dp LEFT JOIN pushes p ON p.id = dp.push_id
+            FROM delivery_stamp_pushes dp LEFT JOIN pushes p ON p.id = dp.push_id AND p.app_id = dp.app_id
             WHERE coalesce(p.state NOT IN ('queued', 'sending'), true)
-              AND NOT EXISTS (SELECT 1 FROM push_batches b WHERE b.push_id = dp.push_id AND b.sending_until > now())
+              AND NOT EXISTS (SELECT 1 FROM push_batches b WHERE b.push_id = dp.push_id
+                AND b.app_id = dp.app_id AND b.sending_until > now())
             GROUP BY 1, 2 HAVING count(*) > 1
             """
 
@@ -48,12 +50,13 @@ enum StampStatements {
         static let name = "lagw_stamps_forget_pushes_without_stamps"
         static let sql = """
             DELETE FROM delivery_stamp_pushes dp
-            WHERE NOT EXISTS (SELECT 1 FROM delivery_stamps s WHERE s.push_id = dp.push_id)
+            WHERE NOT EXISTS (SELECT 1 FROM delivery_stamps s WHERE s.push_id = dp.push_id AND s.app_id = dp.app_id)
               AND NOT EXISTS (
-                  SELECT 1 FROM pushes p WHERE p.id = dp.push_id
+                  SELECT 1 FROM pushes p WHERE p.id = dp.push_id AND p.app_id = dp.app_id
                     AND NOT (coalesce(p.state NOT IN ('queued', 'sending'), true)
                              AND NOT EXISTS (SELECT 1 FROM push_batches b
-                                             WHERE b.push_id = dp.push_id AND b.sending_until > now())))
+                                             WHERE b.push_id = dp.push_id AND b.app_id = dp.app_id
+                                               AND b.sending_until > now())))
             """
     }
 
@@ -91,8 +94,9 @@ enum StampStatements {
                 SELECT dp.push_id, dp.apns_timestamp, dp.push_seq,
                        (coalesce(p.state NOT IN ('queued', 'sending'), true)
                         AND NOT EXISTS (SELECT 1 FROM push_batches b
-                                        WHERE b.push_id = dp.push_id AND b.sending_until > now())) AS finished
-                FROM delivery_stamp_pushes dp LEFT JOIN pushes p ON p.id = dp.push_id
+                                        WHERE b.push_id = dp.push_id AND b.app_id = dp.app_id
+                                          AND b.sending_until > now())) AS finished
+                FROM delivery_stamp_pushes dp LEFT JOIN pushes p ON p.id = dp.push_id AND p.app_id = dp.app_id
                 WHERE dp.app_id = $1 AND dp.activity_name = $2
             ),
             newest AS (
@@ -104,12 +108,12 @@ enum StampStatements {
                 WHERE p.finished AND (p.apns_timestamp, p.push_seq) < (n.apns_timestamp, n.push_seq)
             ),
             taken AS (
-                DELETE FROM delivery_stamps s WHERE s.push_id IN (SELECT push_id FROM old)
+                DELETE FROM delivery_stamps s WHERE s.app_id = $1 AND s.push_id IN (SELECT push_id FROM old)
                 RETURNING s.push_id, s.apns_timestamp, s.push_seq, s.delivered_at, s.instance_ids
             ),
             covered AS (
                 SELECT x.id FROM delivery_stamps s, unnest(s.instance_ids) AS x(id)
-                WHERE s.push_id IN (SELECT p.push_id FROM pending p, newest n
+                WHERE s.app_id = $1 AND s.push_id IN (SELECT p.push_id FROM pending p, newest n
                                     WHERE (p.apns_timestamp, p.push_seq) >= (n.apns_timestamp, n.push_seq))
             ),
             uncovered AS (
@@ -123,11 +127,12 @@ enum StampStatements {
                 SET (last_apns_timestamp, last_push_seq, last_update_at, last_push_id) =
                     (x.apns_timestamp, x.push_seq, greatest(l.last_update_at, x.delivered_at), x.push_id)
                 FROM uncovered x
-                WHERE l.id = x.id
-                  AND (x.apns_timestamp, x.push_seq) > (coalesce(l.last_apns_timestamp, 0), coalesce(l.last_push_seq, 0))
+                WHERE l.id = x.id AND l.app_id = $1
+                 
+                    AND (x.apns_timestamp, x.push_seq) > (coalesce(l.last_apns_timestamp, 0), coalesce(l.last_push_seq, 0))
                 RETURNING 1
             ),
-            gone AS (DELETE FROM delivery_stamp_pushes WHERE push_id IN (SELECT push_id FROM old))
+            gone AS (DELETE FROM delivery_stamp_pushes WHERE app_id = $1 AND push_id IN (SELECT push_id FROM old))
             SELECT (SELECT count(*) FROM taken)::int8, (SELECT count(*) FROM stamped)::int8
             """
 

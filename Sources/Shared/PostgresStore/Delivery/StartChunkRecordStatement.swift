@@ -11,7 +11,7 @@ import PostgresNIO
 /// from 0.6 s (+ 0.3 s planning) to 1.0 s (+ 0.8 s) over the 350 records of a 300,000-target update (`make
 /// bench-fanout`, docs/benchmarks.md).
 struct StartChunkRecordStatement: PostgresPreparedStatement, NamedStatement {
-    static let name = "lagw_start_chunk_record_v1"
+    static let name = "lagw_start_chunk_record_v2"
     static let sql = """
         WITH tracked AS (
             -- A device may register the activity a start made before the start's chunk is recorded (Apple answered,
@@ -32,7 +32,7 @@ struct StartChunkRecordStatement: PostgresPreparedStatement, NamedStatement {
                    CASE WHEN tr.id IS NULL THEN 'pending' ELSE 'started' END, tr.started_at
             FROM unnest($5::uuid[], $6::text[]) AS x(c, t)
             LEFT JOIN tracked tr ON tr.c = x.c
-            ON CONFLICT (push_id, channel_id, push_created_at) DO NOTHING
+            ON CONFLICT (push_id, channel_id, push_created_at, app_id) DO NOTHING
         ),
         claimed AS (
             UPDATE live_activities l SET start_push_id = $1::uuid FROM tracked tr WHERE l.id = tr.id
@@ -54,7 +54,7 @@ struct StartChunkRecordStatement: PostgresPreparedStatement, NamedStatement {
             INSERT INTO delivery_stamp_pushes (push_id, app_id, activity_name, apns_timestamp, push_seq)
             SELECT $1::uuid, $2::int8, $3::text, $8::int8, $9::int8
             WHERE cardinality($10::int8[]) > 0
-            ON CONFLICT (push_id) DO NOTHING
+            ON CONFLICT (push_id, app_id) DO NOTHING
         ),
         targets AS (
             SELECT nullif(r, '')::tid AS row, id FROM unnest($13::text[], $14::int8[]) AS x(r, id)

@@ -3,9 +3,10 @@ import PostgresNIO
 
 /// The audiences (as JSON) of the pushes that supersede `$1` and may still send (`DeliveryLedger.superseders`).
 struct SupersedersStatement: NamedStatement {
-    static let name = "lagw_superseders_v1"
+    static let name = "lagw_superseders_v2"
     static let sql = """
-        SELECT n.audience::text AS audience FROM pushes o JOIN pushes n ON n.id = ANY(o.superseded_by)
+        SELECT n.audience::text AS audience
+        FROM pushes o JOIN pushes n ON n.id = ANY(o.superseded_by) AND n.app_id = o.app_id
         WHERE o.id = $1::uuid AND n.state IN ('queued', 'sending', 'done')
         """
 

@@ -15,26 +15,34 @@ import PostgresNIO
 /// select did not read (`Target.row` empty), is stamped by id. Instances stamped here count their update budget in
 /// the same update (`$15`; a row is updated once per statement), the others in `budgeted` (`$7`).
 ///
+/// Every table is read by the push's app (`$2`): on Citus the statement runs on the app's shard, which takes no
+/// `now()`, nor time arithmetic, inside a `CASE` of an update: those read `clock`'s times instead.
+///
 /// Prepared: PostgreSQL planned the statement's eight parts for every chunk, 2.0 s of planning against 1.4 s of
 /// execution for a million targets (`pg_stat_statements.track_planning`). An end's record is `EndChunkRecordStatement`.
 struct UpdateChunkRecordStatement: PostgresPreparedStatement, NamedStatement {
-    static let name = "lagw_update_chunk_record_v2"
+    static let name = "lagw_update_chunk_record_v4"
     static let sql = """
-        WITH attempts AS (
+        WITH clock AS (
+            SELECT now() AS now, now() - interval '1 hour' AS hour_ago,
+                   now() + make_interval(secs => $29::float8) AS lease_until
+        ),
+        attempts AS (
             INSERT INTO start_attempts (push_id, app_id, channel_id, name, attributes_type, token, window_until,
                                         push_created_at)
             SELECT $1::uuid, $2::int8, x.c, $3::text, $4::text, x.t,
                    now() + (SELECT start_confirm_window FROM apps WHERE id = $2::int8),
-                   (SELECT created_at FROM pushes WHERE id = $1::uuid)
+                   (SELECT created_at FROM pushes WHERE id = $1::uuid AND app_id = $2::int8)
             FROM unnest($5::uuid[], $6::text[]) AS x(c, t)
-            ON CONFLICT (push_id, channel_id, push_created_at) DO NOTHING
+            ON CONFLICT (push_id, channel_id, push_created_at, app_id) DO NOTHING
         ),
         budgeted AS (
             UPDATE live_activities l
-            SET p10_count = CASE WHEN l.p10_hour_start > now() - interval '1 hour' THEN l.p10_count + 1 ELSE 1 END,
-                p10_hour_start = CASE WHEN l.p10_hour_start > now() - interval '1 hour' THEN l.p10_hour_start
-                                      ELSE now() END
-            WHERE l.id = ANY($7::int8[])
+            SET p10_count = CASE WHEN l.p10_hour_start > k.hour_ago THEN l.p10_count + 1 ELSE 1 END,
+                p10_hour_start = CASE WHEN l.p10_hour_start > k.hour_ago THEN l.p10_hour_start
+                                      ELSE k.now END
+            FROM clock k
+            WHERE l.id = ANY($7::int8[]) AND l.app_id = $2::int8
         ),
         deferred AS (
             INSERT INTO delivery_stamps (push_id, app_id, activity_name, apns_timestamp, push_seq, instance_ids,
@@ -46,7 +54,7 @@ struct UpdateChunkRecordStatement: PostgresPreparedStatement, NamedStatement {
             INSERT INTO delivery_stamp_pushes (push_id, app_id, activity_name, apns_timestamp, push_seq)
             SELECT $1::uuid, $2::int8, $3::text, $8::int8, $9::int8
             WHERE cardinality($10::int8[]) > 0
-            ON CONFLICT (push_id) DO NOTHING
+            ON CONFLICT (push_id, app_id) DO NOTHING
         ),
         targets AS (
             SELECT nullif(r, '')::tid AS row, id FROM unnest($13::text[], $14::int8[]) AS x(r, id)
@@ -62,12 +70,12 @@ struct UpdateChunkRecordStatement: PostgresPreparedStatement, NamedStatement {
                      FROM (SELECT (s.ts, s.seq) >= (coalesce(l.last_apns_timestamp, 0), coalesce(l.last_push_seq, 0))
                                   AS newer) o),
                 p10_count = CASE WHEN NOT l.id = ANY(b.ids) THEN l.p10_count
-                                 WHEN l.p10_hour_start > now() - interval '1 hour' THEN l.p10_count + 1 ELSE 1 END,
+                                 WHEN l.p10_hour_start > k.hour_ago THEN l.p10_count + 1 ELSE 1 END,
                 p10_hour_start = CASE WHEN NOT l.id = ANY(b.ids) THEN l.p10_hour_start
-                                      WHEN l.p10_hour_start > now() - interval '1 hour' THEN l.p10_hour_start
-                                      ELSE now() END
-            FROM targets x, stamp s, b
-            WHERE l.ctid = x.row AND l.id = x.id AND l.state = 'active'
+                                      WHEN l.p10_hour_start > k.hour_ago THEN l.p10_hour_start
+                                      ELSE k.now END
+            FROM targets x, stamp s, b, clock k
+            WHERE l.ctid = x.row AND l.id = x.id AND l.app_id = $2::int8 AND l.state = 'active'
             RETURNING l.id
         ),
         moved AS (
@@ -79,12 +87,13 @@ struct UpdateChunkRecordStatement: PostgresPreparedStatement, NamedStatement {
                      FROM (SELECT (s.ts, s.seq) >= (coalesce(l.last_apns_timestamp, 0), coalesce(l.last_push_seq, 0))
                                   AS newer) o),
                 p10_count = CASE WHEN NOT l.id = ANY(b.ids) THEN l.p10_count
-                                 WHEN l.p10_hour_start > now() - interval '1 hour' THEN l.p10_count + 1 ELSE 1 END,
+                                 WHEN l.p10_hour_start > k.hour_ago THEN l.p10_count + 1 ELSE 1 END,
                 p10_hour_start = CASE WHEN NOT l.id = ANY(b.ids) THEN l.p10_hour_start
-                                      WHEN l.p10_hour_start > now() - interval '1 hour' THEN l.p10_hour_start
-                                      ELSE now() END
-            FROM stamp s, b
-            WHERE l.id = ANY(ARRAY(SELECT id FROM targets EXCEPT SELECT id FROM in_place)) AND l.state = 'active'
+                                      WHEN l.p10_hour_start > k.hour_ago THEN l.p10_hour_start
+                                      ELSE k.now END
+            FROM stamp s, b, clock k
+            WHERE l.id = ANY(ARRAY(SELECT id FROM targets EXCEPT SELECT id FROM in_place)) AND l.app_id = $2::int8
+              AND l.state = 'active'
         )
         UPDATE push_batches
         SET cursor_channel = $16::uuid, processed = processed + $17::int4, sent = sent + $18::int8,
@@ -95,8 +104,9 @@ struct UpdateChunkRecordStatement: PostgresPreparedStatement, NamedStatement {
             canceled = CASE WHEN state = 'stopped' THEN greatest(canceled - $17::int4, 0) ELSE canceled END,
             sending_gen = superseded_gen,
             sending_until = CASE WHEN $28::bool OR state <> 'queued' THEN NULL
-                                 ELSE now() + make_interval(secs => $29::float8) END
-        WHERE push_id = $1::uuid AND seq = $30::int4 AND runner IS NOT DISTINCT FROM $31::uuid
+                                 ELSE k.lease_until END
+        FROM clock k
+        WHERE push_id = $1::uuid AND app_id = $2::int8 AND seq = $30::int4 AND runner IS NOT DISTINCT FROM $31::uuid
         RETURNING state, superseded_gen
         """
     typealias Row = (state: BatchState, superseding: Int32)

@@ -8,7 +8,7 @@ extension Audience {
     /// A list of tags of one group, or of named users (Airship's implicit OR), is one lookup with `= ANY`.
     func predicate(_ sql: inout SQLBuilder, app: String) -> String {
         if let (tags, group) = self.tagList {
-            return "EXISTS (SELECT 1 FROM channel_tags ct WHERE ct.channel_id = t.channel_id"
+            return "EXISTS (SELECT 1 FROM channel_tags ct WHERE ct.channel_id = t.channel_id AND ct.app_id = t.app_id"
                 + " AND ct.tag_group = \(sql.bind(group)) AND ct.tag = ANY(\(sql.bind(tags))::text[]))"
         }
         if let users = self.namedUserList {
@@ -19,7 +19,7 @@ extension Audience {
         case .all:
             return "TRUE"
         case .tag(let tag, let group):
-            return "EXISTS (SELECT 1 FROM channel_tags ct WHERE ct.channel_id = t.channel_id"
+            return "EXISTS (SELECT 1 FROM channel_tags ct WHERE ct.channel_id = t.channel_id AND ct.app_id = t.app_id"
                 + " AND ct.tag_group = \(sql.bind(group)) AND ct.tag = \(sql.bind(tag)))"
         case .channels(let ids):
             return "t.channel_id = ANY(\(sql.bind(ids))::uuid[])"

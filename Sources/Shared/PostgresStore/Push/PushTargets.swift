@@ -35,7 +35,8 @@ public struct PushTargets: Sendable {
     func source(_ sql: inout SQLBuilder) -> String {
         let app = sql.bind(self.appID)
         let enabled =
-            "NOT EXISTS (SELECT 1 FROM channels d WHERE d.id = t.channel_id AND NOT d.live_activities_enabled)"
+            "NOT EXISTS (SELECT 1 FROM channels d WHERE d.id = t.channel_id AND d.app_id = t.app_id"
+            + " AND NOT d.live_activities_enabled)"
         if self.isStart {
             return """
                 FROM push_to_start_tokens t
@@ -233,7 +234,8 @@ public struct PushTargets: Sendable {
             return """
                 SELECT t.channel_id, 0::int8 AS instance_id, ''::text AS row_ref, t.token, NULL::int8 AS last_timestamp,
                        NULL::int8 AS last_seq, (\(hold))::int2 AS hold, false AS blocked
-                FROM (SELECT t.channel_id, t.token, t.registered_again_at, a.activity_max_age, a.skip_suspect_tokens,
+                FROM (SELECT t.channel_id, t.app_id, t.token, t.registered_again_at, a.activity_max_age,
+                             a.skip_suspect_tokens,
                              a.suspect_after_starts, a.starts_per_channel_per_hour \(source)\(range)
                       ORDER BY t.channel_id LIMIT \(sql.bind(limit))) t
                 ORDER BY t.channel_id
@@ -264,9 +266,11 @@ extension PushTargets {
         let own = sql.bind(pushID ?? UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)))
         return """
             CASE WHEN NOT \(sql.bind(self.restart)) AND (
-                     (SELECT true FROM live_activities l WHERE l.channel_id = t.channel_id AND l.name = \(name)
+                     (SELECT true FROM live_activities l
+                      WHERE l.channel_id = t.channel_id AND l.app_id = t.app_id AND l.name = \(name)
                       AND l.state = 'active' AND l.started_at > now() - t.activity_max_age LIMIT 1) IS NOT NULL
-                     OR (SELECT true FROM start_attempts s WHERE s.channel_id = t.channel_id AND s.window_until > now()
+                     OR (SELECT true FROM start_attempts s
+                         WHERE s.channel_id = t.channel_id AND s.app_id = t.app_id AND s.window_until > now()
                          AND s.name = \(name) AND s.outcome = 'pending' AND s.push_id <> \(own) LIMIT 1)
                         IS NOT NULL)
                  THEN \(TargetHold.alreadyActive.rawValue)
@@ -274,11 +278,12 @@ extension PushTargets {
                      SELECT count(*) = t.suspect_after_starts
                             AND bool_and(x.outcome = 'pending' AND x.window_until <= now())
                      FROM (SELECT s.outcome, s.window_until FROM start_attempts s
-                           WHERE s.channel_id = t.channel_id AND s.window_until > t.registered_again_at
+                           WHERE s.channel_id = t.channel_id AND s.app_id = t.app_id
+                             AND s.window_until > t.registered_again_at
                              AND s.token = t.token AND s.accepted_at > t.registered_again_at AND s.push_id <> \(own)
                            ORDER BY s.window_until DESC LIMIT t.suspect_after_starts) x)
                  THEN \(TargetHold.suspectToken.rawValue)
-                 WHEN (SELECT count(*) FROM start_attempts s WHERE s.channel_id = t.channel_id
+                 WHEN (SELECT count(*) FROM start_attempts s WHERE s.channel_id = t.channel_id AND s.app_id = t.app_id
                        AND s.window_until > now() - interval '1 hour' AND s.accepted_at > now() - interval '1 hour'
                        AND s.push_id <> \(own))
                       >= t.starts_per_channel_per_hour

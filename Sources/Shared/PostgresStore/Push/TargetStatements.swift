@@ -29,7 +29,8 @@ enum TargetStatements {
             WHERE t.app_id = $1 AND t.name = $2 AND t.state = 'active'
               AND t.push_token IS NOT NULL
               AND t.environment = a.apns_environment AND t.started_at > now() - a.activity_max_age
-              AND NOT EXISTS (SELECT 1 FROM channels d WHERE d.id = t.channel_id AND NOT d.live_activities_enabled)
+              AND NOT EXISTS (SELECT 1 FROM channels d
+                              WHERE d.id = t.channel_id AND d.app_id = t.app_id AND NOT d.live_activities_enabled)
               AND {audience}
             """
     }
@@ -44,7 +45,8 @@ enum TargetStatements {
             WHERE t.app_id = $1 AND t.name = $2 AND t.state = 'active'
               AND t.push_token IS NOT NULL AND t.broadcast_channel_id IS DISTINCT FROM $3
               AND t.environment = a.apns_environment AND t.started_at > now() - a.activity_max_age
-              AND NOT EXISTS (SELECT 1 FROM channels d WHERE d.id = t.channel_id AND NOT d.live_activities_enabled)
+              AND NOT EXISTS (SELECT 1 FROM channels d
+                              WHERE d.id = t.channel_id AND d.app_id = t.app_id AND NOT d.live_activities_enabled)
               AND {audience}
             """
     }
@@ -58,7 +60,8 @@ enum TargetStatements {
             JOIN apps a ON a.id = t.app_id
             WHERE t.app_id = $1 AND t.attributes_type = $2
               AND t.state = 'active' AND t.environment = a.apns_environment
-              AND NOT EXISTS (SELECT 1 FROM channels d WHERE d.id = t.channel_id AND NOT d.live_activities_enabled)
+              AND NOT EXISTS (SELECT 1 FROM channels d
+                              WHERE d.id = t.channel_id AND d.app_id = t.app_id AND NOT d.live_activities_enabled)
               AND {audience}
             """
     }
@@ -76,7 +79,7 @@ enum TargetStatements {
                     AND t.push_token IS NOT NULL
                     AND t.environment = a.apns_environment AND t.started_at > now() - a.activity_max_age
                     AND NOT EXISTS (SELECT 1 FROM channels d
-                                    WHERE d.id = t.channel_id AND NOT d.live_activities_enabled)
+                                    WHERE d.id = t.channel_id AND d.app_id = t.app_id AND NOT d.live_activities_enabled)
                     AND {audience}) x
             GROUP BY 1
             """
@@ -94,7 +97,7 @@ enum TargetStatements {
                     AND t.push_token IS NOT NULL AND t.broadcast_channel_id IS DISTINCT FROM $3
                     AND t.environment = a.apns_environment AND t.started_at > now() - a.activity_max_age
                     AND NOT EXISTS (SELECT 1 FROM channels d
-                                    WHERE d.id = t.channel_id AND NOT d.live_activities_enabled)
+                                    WHERE d.id = t.channel_id AND d.app_id = t.app_id AND NOT d.live_activities_enabled)
                     AND {audience}) x
             GROUP BY 1
             """
@@ -111,7 +114,7 @@ enum TargetStatements {
                   WHERE t.app_id = $1 AND t.attributes_type = $2
                     AND t.state = 'active' AND t.environment = a.apns_environment
                     AND NOT EXISTS (SELECT 1 FROM channels d
-                                    WHERE d.id = t.channel_id AND NOT d.live_activities_enabled)
+                                    WHERE d.id = t.channel_id AND d.app_id = t.app_id AND NOT d.live_activities_enabled)
                     AND {audience}) x
             GROUP BY 1
             """
@@ -128,7 +131,8 @@ enum TargetStatements {
                 WHERE t.app_id = $1 AND t.name = $2 AND t.state = 'active'
                   AND t.push_token IS NOT NULL
                   AND t.environment = a.apns_environment AND t.started_at > now() - a.activity_max_age
-                  AND NOT EXISTS (SELECT 1 FROM channels d WHERE d.id = t.channel_id AND NOT d.live_activities_enabled)
+                  AND NOT EXISTS (SELECT 1 FROM channels d
+                                  WHERE d.id = t.channel_id AND d.app_id = t.app_id AND NOT d.live_activities_enabled)
                   AND {audience}
             ) x
             WHERE rn % $3 = 0 OR rn = total
@@ -147,7 +151,8 @@ enum TargetStatements {
                 WHERE t.app_id = $1 AND t.name = $2 AND t.state = 'active'
                   AND t.push_token IS NOT NULL AND t.broadcast_channel_id IS DISTINCT FROM $3
                   AND t.environment = a.apns_environment AND t.started_at > now() - a.activity_max_age
-                  AND NOT EXISTS (SELECT 1 FROM channels d WHERE d.id = t.channel_id AND NOT d.live_activities_enabled)
+                  AND NOT EXISTS (SELECT 1 FROM channels d
+                                  WHERE d.id = t.channel_id AND d.app_id = t.app_id AND NOT d.live_activities_enabled)
                   AND {audience}
             ) x
             WHERE rn % $4 = 0 OR rn = total
@@ -165,7 +170,8 @@ enum TargetStatements {
                 JOIN apps a ON a.id = t.app_id
                 WHERE t.app_id = $1 AND t.attributes_type = $2
                   AND t.state = 'active' AND t.environment = a.apns_environment
-                  AND NOT EXISTS (SELECT 1 FROM channels d WHERE d.id = t.channel_id AND NOT d.live_activities_enabled)
+                  AND NOT EXISTS (SELECT 1 FROM channels d
+                                  WHERE d.id = t.channel_id AND d.app_id = t.app_id AND NOT d.live_activities_enabled)
                   AND {audience}
             ) x
             WHERE rn % $3 = 0 OR rn = total

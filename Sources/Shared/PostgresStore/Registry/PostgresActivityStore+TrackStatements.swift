@@ -79,9 +79,10 @@ extension PostgresActivityStore {
 /// from the row and checks that the write it expects happened. Replacements and refusals write nothing here.
 ///
 /// Many calls go in one statement (see `TrackBatcher`), one row per call in their order; no two share a channel and
-/// name, so each write is matched back to its call by the instance id or by `(channel_id, name)`.
+/// name, so each write is matched back to its call by the instance id or by `(channel_id, name)`. They are calls of
+/// one app, `$11`, by which every table is read: on Citus the statement runs on the app's shard (docs/scaling.md).
 struct TrackStatement: PostgresPreparedStatement, NamedStatement {
-    static let name = "lagw_track_v9"
+    static let name = "lagw_track_v10"
     static let sql = """
         WITH input AS (
             SELECT x.channel_id, x.app_id, x.name, x.system_activity_id, nullif(x.token, '') AS token,
@@ -96,14 +97,16 @@ struct TrackStatement: PostgresPreparedStatement, NamedStatement {
             SELECT x.n, a.apns_environment AS environment, la.id, la.system_activity_id, la.push_token,
                    la.attributes_type, la.state, la.broadcast_channel_id, la.contract_version,
                    EXISTS (SELECT 1 FROM live_activities e
-                           WHERE e.channel_id = c.id AND e.system_activity_id = x.system_activity_id
+                           WHERE e.channel_id = c.id AND e.app_id = $11::int8
+                             AND e.system_activity_id = x.system_activity_id
                              AND e.state IN ('ended', 'expired')) AS requested_has_ended
             FROM input x
-            JOIN channels c ON c.id = x.channel_id AND c.app_id = x.app_id
+            JOIN channels c ON c.id = x.channel_id AND c.app_id = x.app_id AND c.app_id = $11::int8
                  AND (x.proof = '' OR c.secret_hash IS NULL OR encode(c.secret_hash, 'hex') = x.proof)
             JOIN apps a ON a.id = c.app_id
             LEFT JOIN live_activities la
-                   ON la.channel_id = c.id AND la.name = x.name AND la.state IN ('active', 'invalid')
+                   ON la.channel_id = c.id AND la.app_id = $11::int8 AND la.name = x.name
+                     AND la.state IN ('active', 'invalid')
         ),
         rotated AS (
             UPDATE live_activities la
@@ -112,7 +115,8 @@ struct TrackStatement: PostgresPreparedStatement, NamedStatement {
                 environment = f.environment,
                 state = 'active', invalid_reason = NULL, invalidated_at = NULL, token_updated_at = now()
             FROM found f JOIN input x ON x.n = f.n
-            WHERE la.id = f.id AND la.system_activity_id = x.system_activity_id AND la.state IN ('active', 'invalid')
+            WHERE la.id = f.id AND la.app_id = $11::int8 AND la.system_activity_id = x.system_activity_id
+              AND la.state IN ('active', 'invalid')
               AND f.system_activity_id = x.system_activity_id
               AND NOT (f.push_token IS NOT DISTINCT FROM x.token AND f.attributes_type = x.attributes_type
                        AND f.broadcast_channel_id IS NOT DISTINCT FROM x.broadcast AND f.state = 'active'
@@ -123,21 +127,23 @@ struct TrackStatement: PostgresPreparedStatement, NamedStatement {
             INSERT INTO live_activities
                 (app_id, channel_id, name, attributes_type, system_activity_id, push_token, environment,
                  broadcast_channel_id, attributes, contract_version, start_push_id)
-            SELECT x.app_id, x.channel_id, x.name, x.attributes_type, x.system_activity_id, x.token, f.environment,
+            SELECT $11::int8, x.channel_id, x.name, x.attributes_type, x.system_activity_id, x.token, f.environment,
                    x.broadcast, x.attributes, x.contract_version,
                    (SELECT sa.push_id FROM start_attempts sa
-                    WHERE sa.channel_id = x.channel_id AND sa.name = x.name AND sa.attributes_type = x.attributes_type
+                    WHERE sa.channel_id = x.channel_id AND sa.app_id = $11::int8 AND sa.name = x.name
+                      AND sa.attributes_type = x.attributes_type
                       AND sa.outcome = 'pending' AND sa.window_until > now()
                     ORDER BY sa.accepted_at DESC LIMIT 1)
             FROM found f JOIN input x ON x.n = f.n
             WHERE f.id IS NULL AND NOT f.requested_has_ended
-            RETURNING id, channel_id, name, attributes_type
+            RETURNING id, app_id, channel_id, name, attributes_type
         ),
         confirmed AS (
             -- A push-to-start of this name accepted within the app's window became this activity.
             UPDATE start_attempts sa SET outcome = 'started', started_at = now()
             FROM started st
-            WHERE sa.channel_id = st.channel_id AND sa.name = st.name AND sa.attributes_type = st.attributes_type
+            WHERE sa.channel_id = st.channel_id AND sa.app_id = $11::int8 AND sa.name = st.name
+              AND sa.attributes_type = st.attributes_type
               AND sa.outcome = 'pending' AND sa.window_until > now()
         )
         SELECT x.n, f.environment, f.id, f.system_activity_id, f.push_token, f.attributes_type, f.state,
@@ -177,7 +183,7 @@ struct TrackStatement: PostgresPreparedStatement, NamedStatement {
     var calls: [Call]
 
     func makeBindings() throws -> PostgresBindings {
-        var bindings = PostgresBindings(capacity: 10)
+        var bindings = PostgresBindings(capacity: 11)
         bindings.append(self.calls.map(\.channelID))
         bindings.append(self.calls.map(\.appID))
         bindings.append(self.calls.map(\.name))
@@ -188,6 +194,7 @@ struct TrackStatement: PostgresPreparedStatement, NamedStatement {
         bindings.append(self.calls.map(\.tracking.attributesJSON))
         bindings.append(self.calls.map(\.proof))
         bindings.append(self.calls.map { Int32($0.tracking.contractVersion) })
+        bindings.append(self.calls.first?.appID ?? 0)
         return bindings
     }
 
@@ -223,7 +230,7 @@ struct TrackReplaceStatement: PostgresPreparedStatement, NamedStatement {
             INSERT INTO live_activities
                 (app_id, channel_id, name, attributes_type, system_activity_id, push_token, environment,
                  broadcast_channel_id, attributes, contract_version, start_push_id)
-            SELECT $1, $2, $3, $4, $5, nullif($6, ''), $7, nullif($9, ''), nullif($10, '')::jsonb, $11,
+            SELECT $1, $2, $3, $4, $5, nullif($6, ''), $7, nullif($9, ''), nullif($10, '')::jsonb, $11::int8,
                    (SELECT sa.push_id FROM start_attempts sa
                     WHERE sa.channel_id = $2 AND sa.name = $3 AND sa.attributes_type = $4 AND sa.outcome = 'pending'
                       AND sa.window_until > now()

@@ -29,7 +29,7 @@ enum RegistryStatements {
                 INSERT INTO push_to_start_tokens AS p
                     (channel_id, app_id, attributes_type, token, environment, contract_version)
                 SELECT id, $2, $4, $3, apns_environment, $5 FROM ch
-                ON CONFLICT (channel_id, attributes_type) DO UPDATE
+                ON CONFLICT (channel_id, attributes_type, app_id) DO UPDATE
                 SET token = excluded.token, environment = excluded.environment, state = 'active',
                     contract_version = excluded.contract_version,
                     invalid_reason = NULL, invalidated_at = NULL, registered_again_at = now(),
@@ -79,14 +79,15 @@ enum RegistryStatements {
     /// device's clock may lag the gateway's, and its end is not lost for that. A concurrent end of the same instance
     /// counts once: the update re-checks the state it read.
     enum Untrack: NamedStatement {
-        static let name = "lagw_activity_untrack"
+        static let name = "lagw_activity_untrack_v2"
         static let sql = """
             WITH ch AS (SELECT id FROM channels WHERE id = $1 AND app_id = $2),
+            clock AS (SELECT now() AS now),
             target AS (
                 SELECT la.id, la.state IN ('active', 'invalid') AS current, la.dismissed_at IS NOT NULL AS was_dismissed,
                        greatest(coalesce($4::timestamptz, now()), la.started_at) AS at
                 FROM live_activities la
-                WHERE la.channel_id IN (SELECT id FROM ch) AND la.name = $3
+                WHERE la.channel_id IN (SELECT id FROM ch) AND la.app_id = $2 AND la.name = $3
                   AND CASE WHEN $5::text IS NULL THEN la.state IN ('active', 'invalid')
                            ELSE la.system_activity_id = $5::text
                                 AND (la.state IN ('active', 'invalid') OR $6::bool) END
@@ -97,11 +98,11 @@ enum RegistryStatements {
                 UPDATE live_activities la
                 SET state = CASE WHEN t.current THEN 'ended' ELSE la.state END,
                     ended_reason = CASE WHEN t.current THEN 'untracked' ELSE la.ended_reason END,
-                    ended_at = CASE WHEN t.current THEN now() ELSE la.ended_at END,
+                    ended_at = CASE WHEN t.current THEN k.now ELSE la.ended_at END,
                     device_ended_at = CASE WHEN t.current THEN t.at ELSE la.device_ended_at END,
                     dismissed_at = CASE WHEN $6::bool THEN coalesce(la.dismissed_at, t.at) ELSE la.dismissed_at END
-                FROM target t
-                WHERE la.id = t.id AND (la.state IN ('active', 'invalid')) = t.current
+                FROM target t, clock k
+                WHERE la.id = t.id AND la.app_id = $2 AND (la.state IN ('active', 'invalid')) = t.current
                   AND (t.current OR NOT t.was_dismissed)
                 RETURNING t.current
             )

@@ -80,8 +80,25 @@ final class TrackBatcher: Sendable {
         }
     }
 
-    /// One outcome per call, in order. Never throws: an error is every call's outcome.
+    /// One outcome per call, in order. Never throws: an error is every call's outcome. One statement per app (one
+    /// shard on Citus: docs/scaling.md), at once.
     private func execute(_ calls: [TrackStatement.Call]) async -> [Outcome] {
+        let apps = Dictionary(grouping: calls.indices, by: { calls[$0].appID })
+        guard apps.count > 1 else { return await self.executeOneApp(calls) }
+        return await withTaskGroup(of: ([Int], [Outcome]).self) { group in
+            for indices in apps.values {
+                group.addTask { (indices, await self.executeOneApp(indices.map { calls[$0] })) }
+            }
+            var outcomes = [Outcome](repeating: .success(nil), count: calls.count)
+            for await (indices, answers) in group {
+                for (index, answer) in zip(indices, answers) { outcomes[index] = answer }
+            }
+            return outcomes
+        }
+    }
+
+    /// The calls of one app in one statement.
+    private func executeOneApp(_ calls: [TrackStatement.Call]) async -> [Outcome] {
         self.callsPerStatement.record(calls.count)
         do {
             guard
