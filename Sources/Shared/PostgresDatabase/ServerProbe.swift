@@ -62,14 +62,19 @@ struct ServerProbe: Sendable {
             connection.close() as EventLoopFuture<Void>
         }
         defer { deadline.cancel() }
+        let logger = self.logger
         do {
-            let rows = try await connection.query(
-                "SELECT pg_is_in_recovery(), current_setting('transaction_read_only') = 'on'", logger: self.logger)
-            var answer: TargetSessionAttributes.ServerState?
-            for try await (inRecovery, readOnly) in rows.decode((Bool, Bool).self) {
-                answer = .init(inRecovery: inRecovery, readOnly: readOnly)
+            // Under `LostStatementGuard`: a question written just as the server closed the connection is never
+            // answered by PostgresNIO, and closing the connection does not end that wait.
+            return try await LostStatementGuard.run(on: connection, executor: nil, logger: logger) {
+                let rows = try await connection.query(
+                    "SELECT pg_is_in_recovery(), current_setting('transaction_read_only') = 'on'", logger: logger)
+                var answer: TargetSessionAttributes.ServerState?
+                for try await (inRecovery, readOnly) in rows.decode((Bool, Bool).self) {
+                    answer = .init(inRecovery: inRecovery, readOnly: readOnly)
+                }
+                return answer
             }
-            return answer
         } catch {
             try? await connection.close()
             return nil
