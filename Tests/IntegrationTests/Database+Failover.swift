@@ -95,7 +95,9 @@ import Testing
             try await withThrowingTaskGroup(of: Void.self) { group in
                 group.addTask { await database.client.run() }
                 defer { group.cancelAll() }
-                #expect(try await Self.port(of: database, becomes: pair.primary.port, within: .seconds(10)) == pair.primary.port)
+                #expect(
+                    try await Self.port(of: database, becomes: pair.primary.port, within: .seconds(10))
+                        == pair.primary.port)
                 try PrivatePostgres.script("pg.sh", "kill", pair.primary.directory)
                 try PrivatePostgres.script("pg.sh", "promote", pair.standby.directory)
                 let promoted = ContinuousClock.now

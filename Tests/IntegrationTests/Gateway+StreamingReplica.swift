@@ -35,7 +35,9 @@ import Testing
                         report = try await gw.request(.get, "/api/pushes/\(id)", auth: app.server)
                     }
                     #expect(report.status == .ok, "\(report.text)\n\(logs.text.suffix(2000))")
-                    print("replica: the report of a push answered 202 read from the standby after \(ContinuousClock.now - accepted)")
+                    print(
+                        "replica: the report of a push answered 202 read from the standby after \(ContinuousClock.now - accepted)"
+                    )
                     // The standby is read-only: had the report been read on the primary, this would say so.
                     #expect(
                         try await replica.scalar("SELECT pg_is_in_recovery()", as: Bool.self),

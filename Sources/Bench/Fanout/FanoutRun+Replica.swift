@@ -25,12 +25,13 @@ extension FanoutRun {
     static func sampleLag(_ db: BenchDatabase) async -> [(ms: Int, bytes: Int)] {
         var samples: [(ms: Int, bytes: Int)] = []
         while !Task.isCancelled {
-            let row = (try? await db.rows(
-                """
-                SELECT coalesce(round(extract(epoch FROM replay_lag) * 1000), 0)::bigint || ' ' ||
-                       pg_wal_lsn_diff(pg_current_wal_lsn(), replay_lsn)::bigint
-                FROM pg_stat_replication
-                """))?.first
+            let row =
+                (try? await db.rows(
+                    """
+                    SELECT coalesce(round(extract(epoch FROM replay_lag) * 1000), 0)::bigint || ' ' ||
+                           pg_wal_lsn_diff(pg_current_wal_lsn(), replay_lsn)::bigint
+                    FROM pg_stat_replication
+                    """))?.first
             let parts = (row ?? "").split(separator: " ").compactMap { Int($0) }
             if parts.count == 2 { samples.append((parts[0], parts[1])) }
             try? await Task.sleep(for: .milliseconds(100))
@@ -40,7 +41,9 @@ extension FanoutRun {
 
     static func reportLag(_ samples: [(ms: Int, bytes: Int)]) {
         guard !samples.isEmpty else { return print("== replica: no samples") }
-        func at(_ values: [Int], _ q: Double) -> Int { values.sorted()[min(values.count - 1, Int(Double(values.count) * q))] }
+        func at(_ values: [Int], _ q: Double) -> Int {
+            values.sorted()[min(values.count - 1, Int(Double(values.count) * q))]
+        }
         let ms = samples.map(\.ms)
         let bytes = samples.map(\.bytes)
         print(

@@ -11,8 +11,9 @@ import Synchronization
 /// is asked for at start (`ServerProbe`), and again whenever a statement or a lease fails in a way that may mean the
 /// server is gone (`DatabaseClient` calls `suspect()`) or the chosen server's heartbeat (a question a second on one
 /// connection of its own) goes unanswered or says it is no longer acceptable; while none is acceptable (a standby
-/// not yet promoted) it asks every half second. When another server is chosen, a new pool opens on it and the old one is retired: its `run()`
-/// ends, so that leases still waiting on it fail at once and are asked again of the new pool.
+/// not yet promoted) it asks every half second. When another server is chosen, a new pool opens on it and, once it
+/// runs, the old one is retired: its `run()` ends, so that leases still waiting on it fail at once and are asked again
+/// of the new pool.
 final class ServerChoice: Sendable {
     /// One pool on one server of the URL.
     final class Pool: Sendable {

@@ -98,7 +98,8 @@ extension DeliveryLedger {
             FlagSupersedingStatement.query(pushID: push.id, appID: push.appID, older: older, newer: newer),
             logger: logger)
         guard !older.isEmpty else { return }
-        try await self.database.client.query(RaiseSupersededGenStatement.query(pushes: older, appID: push.appID), logger: logger)
+        try await self.database.client.query(
+            RaiseSupersededGenStatement.query(pushes: older, appID: push.appID), logger: logger)
     }
 
     /// How many batches of `pushes` are sending a chunk chosen before their latest superseding push (and within the
