@@ -8,7 +8,7 @@ public enum StatementCatalog {
         JobQueueStatements.all, RegistryStatements.all, ChannelStatements.all, ScheduleStatements.all,
         TenancyStatements.all, BroadcastStatements.all, DeliveryStatements.all, StampStatements.all,
         UnfinishedStatements.all, PushStatements.all, TargetStatements.all, MigratorStatements.all,
-        ContractStatements.all,
+        ContractStatements.all, AppsWithWork.all,
         [PingStatement.self],
     ]
 }

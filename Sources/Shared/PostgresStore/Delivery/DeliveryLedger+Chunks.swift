@@ -55,33 +55,9 @@ extension DeliveryLedger {
         let byID = try await self.isDistributed()
         let counts = Self.stampAndCount(bindings, event: push.targets.event, byID: byID)
         if outcome.failures.isEmpty && outcome.configurationError == nil && !lastOfBatch {
-            var superseding: Int?
             // Prepared: the same statement for every chunk.
-            if push.targets.event == .end {
-                for try await row in try await self.database.client.execute(
-                    EndChunkRecordStatement(bindings), logger: logger)
-                where row.state == .queued {
-                    superseding = Int(row.superseding)
-                }
-            } else if push.targets.event == .start {
-                for try await row in try await self.database.client.execute(
-                    StartChunkRecordStatement(bindings), logger: logger)
-                where row.state == .queued {
-                    superseding = Int(row.superseding)
-                }
-            } else if byID {
-                for try await row in try await self.database.client.execute(
-                    UpdateChunkRecordByIDStatement(bindings), logger: logger)
-                where row.state == .queued {
-                    superseding = Int(row.superseding)
-                }
-            } else {
-                for try await row in try await self.database.client.execute(
-                    UpdateChunkRecordStatement(bindings), logger: logger)
-                where row.state == .queued {
-                    superseding = Int(row.superseding)
-                }
-            }
+            let superseding = try await self.record(
+                bindings, as: Self.recordStatement(push.targets.event, byID: byID), logger: logger)
             if superseding == nil {
                 try await self.database.client.query(
                     Self.trueUpStoppedEstimates(pushID: push.id, seq: seq), logger: logger)
@@ -157,11 +133,31 @@ extension DeliveryLedger {
     private static func stampAndCount(
         _ bindings: ChunkRecordBindings, event: LiveActivityNotification.Event, byID: Bool = false
     ) -> PostgresQuery {
-        let update = byID ? UpdateChunkRecordByIDStatement.sql : UpdateChunkRecordStatement.sql
-        return PostgresQuery(
-            unsafeSQL: event == .end
-                ? EndChunkRecordStatement.sql : event == .start ? StartChunkRecordStatement.sql : update,
-            binds: bindings.bindings)
+        PostgresQuery(unsafeSQL: Self.recordStatement(event, byID: byID).sql, binds: bindings.bindings)
+    }
+
+    /// The record of a chunk of a push of `event`; by id on Citus.
+    static func recordStatement(_ event: LiveActivityNotification.Event, byID: Bool) -> any ChunkRecordStatement.Type {
+        switch (event, byID) {
+        case (.end, false): EndChunkRecordStatement.self
+        case (.end, true): ChunkRecordByIDStatement<EndChunkRecordStatement>.self
+        case (.start, false): StartChunkRecordStatement.self
+        case (.start, true): ChunkRecordByIDStatement<StartChunkRecordStatement>.self
+        case (.update, false): UpdateChunkRecordStatement.self
+        case (.update, true): ChunkRecordByIDStatement<UpdateChunkRecordStatement>.self
+        }
+    }
+
+    /// Runs a chunk's record, prepared; the superseding count while the batch goes on, nil once it stopped.
+    private func record<S: ChunkRecordStatement>(
+        _ bindings: ChunkRecordBindings, as statement: S.Type, logger: Logger
+    ) async throws -> Int? {
+        var superseding: Int?
+        for try await row in try await self.database.client.execute(S(bindings), logger: logger)
+        where row.state == .queued {
+            superseding = Int(row.superseding)
+        }
+        return superseding
     }
 
     /// Stops the push's unfinished batches: what they had not processed yet is `canceled`. Answers how many that is.

@@ -34,7 +34,11 @@ extension DeliveryLedger {
     /// and `last_push_id` of many instances at once, in the rows.
     @discardableResult
     public func foldStampsOfAppsWithPolicies() async throws -> Int {
-        try await self.fold { try FoldStatements.FoldOfAppsWithPolicies.query($0) }
+        var stamped = 0
+        for appID in try await AppsWithWork.ids(AppsWithWork.WithPolicies.self, in: self.database) {
+            stamped += try await self.fold { try FoldStatements.FoldOfApp.query(appID, $0) }
+        }
+        return stamped
     }
 
     /// Runs a fold statement (`FoldStatements`; `statement` binds the rows it may take) until it finds no pending row,

@@ -78,6 +78,16 @@ extension DeliveryLedger {
     /// `end` sent to all of them, say): nothing newer will reach those instances, and a tap on one that is still on
     /// the Lock Screen is attributed to its last push.
     func foldStampsOfNamesWithoutActiveInstances() async throws -> Int {
-        try await self.fold { try FoldStatements.FoldOfNamesWithoutActiveInstances.query($0) }
+        var stamped = 0
+        let logger = self.database.logger
+        for appID in try await AppsWithWork.ids(AppsWithWork.WithPendingStamps.self, in: self.database) {
+            var names: [String] = []
+            let rows = try await self.database.client.query(
+                try FoldStatements.NamesWithoutActiveInstances.query(appID), logger: logger)
+            for try await name in rows.decode(String.self) { names.append(name) }
+            guard !names.isEmpty else { continue }
+            stamped += try await self.fold { try FoldStatements.FoldOfNames.query(appID, names, $0) }
+        }
+        return stamped
     }
 }

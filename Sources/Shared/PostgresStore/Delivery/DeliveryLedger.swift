@@ -13,7 +13,7 @@ public struct DeliveryLedger: Sendable {
         self.database = database
     }
 
-    /// On Citus (docs/scaling.md), a chunk's record stamps by id (`UpdateChunkRecordByIDStatement`).
+    /// On Citus (docs/scaling.md), a chunk's record stamps by id (`ChunkRecordByIDStatement`).
     func isDistributed() async throws -> Bool {
         try await self.distribution.isDistributed(self.database.client, logger: self.logger)
     }

@@ -4,7 +4,9 @@
 public enum DeliveryStatements {
     public static let all: [any NamedStatement.Type] = [
         PushReportStatement.self, BatchChunkStatement.self, UpdateChunkRecordStatement.self,
-        UpdateChunkRecordByIDStatement.self, StartChunkRecordStatement.self, EndChunkRecordStatement.self,
+        ChunkRecordByIDStatement<UpdateChunkRecordStatement>.self, StartChunkRecordStatement.self,
+        ChunkRecordByIDStatement<StartChunkRecordStatement>.self, EndChunkRecordStatement.self,
+        ChunkRecordByIDStatement<EndChunkRecordStatement>.self,
         PushForDeliveryStatement.self, ClaimFanoutStatement.self,
         InsertFanoutBatchesStatement.self, ClaimBatchStatement.self, ReadBatchStatement.self,
         InvalidateStartTokensStatement.self, InvalidateInstanceTokensStatement.self, InsertFailuresStatement.self,

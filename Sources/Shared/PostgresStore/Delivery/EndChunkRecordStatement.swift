@@ -5,24 +5,29 @@ import PostgresNIO
 
 /// The record of a chunk of an `end`: `UpdateChunkRecordStatement`'s statement (the same parameters), whose stamp
 /// also ends each instance it reaches, and without update budgets (an end has none).
-struct EndChunkRecordStatement: PostgresPreparedStatement, NamedStatement {
-    static let name = "lagw_end_chunk_record_v2"
+struct EndChunkRecordStatement: ChunkRecordStatement {
+    static let name = "lagw_end_chunk_record_v3"
     static let sql = """
-        WITH attempts AS (
+        WITH clock AS (
+            SELECT now() AS now, now() - interval '1 hour' AS hour_ago,
+                   now() + make_interval(secs => $29::float8) AS lease_until
+        ),
+        attempts AS (
             INSERT INTO start_attempts (push_id, app_id, channel_id, name, attributes_type, token, window_until,
                                         push_created_at)
             SELECT $1::uuid, $2::int8, x.c, $3::text, $4::text, x.t,
                    now() + (SELECT start_confirm_window FROM apps WHERE id = $2::int8),
-                   (SELECT created_at FROM pushes WHERE id = $1::uuid)
+                   (SELECT created_at FROM pushes WHERE id = $1::uuid AND app_id = $2::int8)
             FROM unnest($5::uuid[], $6::text[]) AS x(c, t)
             ON CONFLICT (push_id, channel_id, push_created_at, app_id) DO NOTHING
         ),
         budgeted AS (
             UPDATE live_activities l
-            SET p10_count = CASE WHEN l.p10_hour_start > now() - interval '1 hour' THEN l.p10_count + 1 ELSE 1 END,
-                p10_hour_start = CASE WHEN l.p10_hour_start > now() - interval '1 hour' THEN l.p10_hour_start
-                                      ELSE now() END
-            WHERE l.id = ANY($7::int8[])
+            SET p10_count = CASE WHEN l.p10_hour_start > k.hour_ago THEN l.p10_count + 1 ELSE 1 END,
+                p10_hour_start = CASE WHEN l.p10_hour_start > k.hour_ago THEN l.p10_hour_start
+                                      ELSE k.now END
+            FROM clock k
+            WHERE l.id = ANY($7::int8[]) AND l.app_id = $2::int8
         ),
         deferred AS (
             INSERT INTO delivery_stamps (push_id, app_id, activity_name, apns_timestamp, push_seq, instance_ids,
@@ -51,7 +56,7 @@ struct EndChunkRecordStatement: PostgresPreparedStatement, NamedStatement {
                                   AS newer) o),
                 state = 'ended', ended_reason = 'end_pushed', ended_at = now()
             FROM targets x, stamp s, b
-            WHERE l.ctid = x.row AND l.id = x.id AND l.state = 'active'
+            WHERE l.ctid = x.row AND l.id = x.id AND l.app_id = $2::int8 AND l.state = 'active'
             RETURNING l.id
         ),
         moved AS (
@@ -64,7 +69,8 @@ struct EndChunkRecordStatement: PostgresPreparedStatement, NamedStatement {
                                   AS newer) o),
                 state = 'ended', ended_reason = 'end_pushed', ended_at = now()
             FROM stamp s, b
-            WHERE l.id = ANY(ARRAY(SELECT id FROM targets EXCEPT SELECT id FROM in_place)) AND l.state = 'active'
+            WHERE l.id = ANY(ARRAY(SELECT id FROM targets EXCEPT SELECT id FROM in_place)) AND l.app_id = $2::int8
+              AND l.state = 'active'
         )
         UPDATE push_batches
         SET cursor_channel = $16::uuid, processed = processed + $17::int4, sent = sent + $18::int8,
@@ -75,12 +81,11 @@ struct EndChunkRecordStatement: PostgresPreparedStatement, NamedStatement {
             canceled = CASE WHEN state = 'stopped' THEN greatest(canceled - $17::int4, 0) ELSE canceled END,
             sending_gen = superseded_gen,
             sending_until = CASE WHEN $28::bool OR state <> 'queued' THEN NULL
-                                 ELSE now() + make_interval(secs => $29::float8) END
-        WHERE push_id = $1::uuid AND seq = $30::int4 AND runner IS NOT DISTINCT FROM $31::uuid
+                                 ELSE k.lease_until END
+        FROM clock k
+        WHERE push_id = $1::uuid AND app_id = $2::int8 AND seq = $30::int4 AND runner IS NOT DISTINCT FROM $31::uuid
         RETURNING state, superseded_gen
         """
-    typealias Row = (state: BatchState, superseding: Int32)
-
     let bindings: PostgresBindings
 
     init(_ bindings: ChunkRecordBindings) {
@@ -89,5 +94,5 @@ struct EndChunkRecordStatement: PostgresPreparedStatement, NamedStatement {
 
     func makeBindings() throws -> PostgresBindings { self.bindings }
 
-    func decodeRow(_ row: PostgresRow) throws -> Row { try row.decode((BatchState, Int32).self) }
+    func decodeRow(_ row: PostgresRow) throws -> ChunkRecordAnswer { try row.decode((BatchState, Int32).self) }
 }

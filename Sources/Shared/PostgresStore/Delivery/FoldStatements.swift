@@ -10,7 +10,7 @@ import PostgresNIO
 /// by a single-chunk push stays, and an instance that already has it is not rewritten.
 enum FoldStatements {
     static let all: [any NamedStatement.Type] = [
-        FoldBlocking.self, FoldOfAppsWithPolicies.self, FoldOfNamesWithoutActiveInstances.self,
+        FoldBlocking.self, FoldOfApp.self, NamesWithoutActiveInstances.self, FoldOfNames.self,
     ]
 
     /// The pending rows of app `$1`'s name `$2` newer in `PushOrder` than (timestamp `$3`, acceptance `$4`) that hold
@@ -39,7 +39,7 @@ enum FoldStatements {
                 SET (last_apns_timestamp, last_push_seq, last_update_at, last_push_id) =
                     (x.apns_timestamp, x.push_seq, greatest(l.last_update_at, x.delivered_at), x.push_id)
                 FROM newest x
-                WHERE l.id = x.id
+                WHERE l.id = x.id AND l.app_id = $1
                   AND (x.apns_timestamp, x.push_seq) > (coalesce(l.last_apns_timestamp, 0), coalesce(l.last_push_seq, 0))
             )
             SELECT (SELECT count(*) FROM taken)::int8, (SELECT count(*) FROM newest)::int8
@@ -60,18 +60,17 @@ enum FoldStatements {
         }
     }
 
-    /// The pending rows of the apps with an idle-end or a renewal policy (those jobs read `last_update_at` and
-    /// `last_push_id` of many instances at once, in the rows); up to `$1` of them.
-    enum FoldOfAppsWithPolicies: NamedStatement {
-        static let name = "lagw_fold_of_apps_with_policies"
+    /// The pending rows of app `$1` (one with an idle-end or a renewal policy: those jobs read `last_update_at` and
+    /// `last_push_id` of many instances at once, in the rows); up to `$2` of them.
+    enum FoldOfApp: NamedStatement {
+        static let name = "lagw_fold_of_app_v2"
         static let sql = """
             WITH taken AS (
                 DELETE FROM delivery_stamps
                 WHERE id IN (
                     SELECT s.id FROM delivery_stamps s
-                    WHERE s.app_id IN (SELECT app_id FROM activity_policies WHERE idle_end_seconds IS NOT NULL
-                                       UNION SELECT app_id FROM renew_policies)
-                    ORDER BY 1 LIMIT $1 FOR UPDATE OF s)
+                    WHERE s.app_id = $1
+                    ORDER BY 1 LIMIT $2 FOR UPDATE OF s)
                 RETURNING push_id, apns_timestamp, push_seq, delivered_at, instance_ids
             ),
             newest AS (
@@ -84,35 +83,45 @@ enum FoldStatements {
                 SET (last_apns_timestamp, last_push_seq, last_update_at, last_push_id) =
                     (x.apns_timestamp, x.push_seq, greatest(l.last_update_at, x.delivered_at), x.push_id)
                 FROM newest x
-                WHERE l.id = x.id
+                WHERE l.id = x.id AND l.app_id = $1
                   AND (x.apns_timestamp, x.push_seq) > (coalesce(l.last_apns_timestamp, 0), coalesce(l.last_push_seq, 0))
             )
             SELECT (SELECT count(*) FROM taken)::int8, (SELECT count(*) FROM newest)::int8
             """
     }
 
-    /// The pending rows of names that have no active instance left and no pending push still adding rows (one
-    /// finished, or gone, with no chunk in flight); up to `$1` of them.
-    enum FoldOfNamesWithoutActiveInstances: NamedStatement {
-        static let name = "lagw_fold_of_names_without_active_instances"
+    /// App `$1`'s names with pending rows, no active instance left and no pending push still adding rows (one
+    /// finished, or gone, with no chunk in flight): `FoldOfNames` folds their rows. A read of its own: inside the fold's
+    /// `DELETE` Citus planned it as a nested subplan and failed reading its result ("invalid input syntax for type
+    /// bigint: "PGCOPY"", Citus 13.2).
+    enum NamesWithoutActiveInstances: NamedStatement {
+        static let name = "lagw_fold_names_without_active_instances"
+        static let sql = """
+            SELECT dp.activity_name FROM delivery_stamp_pushes dp
+            WHERE dp.app_id = $1
+              AND NOT EXISTS (SELECT 1 FROM live_activities l
+                              WHERE l.app_id = $1 AND l.name = dp.activity_name AND l.state = 'active')
+              AND NOT EXISTS (
+                  SELECT 1 FROM delivery_stamp_pushes o
+                  LEFT JOIN pushes p ON p.id = o.push_id AND p.app_id = $1
+                  WHERE o.app_id = $1 AND o.activity_name = dp.activity_name
+                    AND NOT (coalesce(p.state NOT IN ('queued', 'sending'), true)
+                             AND NOT EXISTS (SELECT 1 FROM push_batches b
+                                             WHERE b.push_id = o.push_id AND b.app_id = $1
+                                               AND b.sending_until > now())))
+            """
+    }
+
+    /// The pending rows of app `$1`'s names `$2`; up to `$3` of them.
+    enum FoldOfNames: NamedStatement {
+        static let name = "lagw_fold_of_names"
         static let sql = """
             WITH taken AS (
                 DELETE FROM delivery_stamps
                 WHERE id IN (
                     SELECT s.id FROM delivery_stamps s
-                    WHERE (s.app_id, s.activity_name) IN (
-                        SELECT dp.app_id, dp.activity_name FROM delivery_stamp_pushes dp
-                        WHERE NOT EXISTS (SELECT 1 FROM live_activities l
-                                          WHERE l.app_id = dp.app_id AND l.name = dp.activity_name
-                                            AND l.state = 'active')
-                          AND NOT EXISTS (
-                              SELECT 1 FROM delivery_stamp_pushes o LEFT JOIN pushes p ON p.id = o.push_id
-                              WHERE o.app_id = dp.app_id AND o.activity_name = dp.activity_name
-                                AND NOT (coalesce(p.state NOT IN ('queued', 'sending'), true)
-                                         AND NOT EXISTS (SELECT 1 FROM push_batches b
-                                                         WHERE b.push_id = o.push_id AND b.sending_until > now())))
-                    )
-                    ORDER BY 1 LIMIT $1 FOR UPDATE OF s)
+                    WHERE s.app_id = $1 AND s.activity_name = ANY($2::text[])
+                    ORDER BY 1 LIMIT $3 FOR UPDATE OF s)
                 RETURNING push_id, apns_timestamp, push_seq, delivered_at, instance_ids
             ),
             newest AS (
@@ -125,7 +134,7 @@ enum FoldStatements {
                 SET (last_apns_timestamp, last_push_seq, last_update_at, last_push_id) =
                     (x.apns_timestamp, x.push_seq, greatest(l.last_update_at, x.delivered_at), x.push_id)
                 FROM newest x
-                WHERE l.id = x.id
+                WHERE l.id = x.id AND l.app_id = $1
                   AND (x.apns_timestamp, x.push_seq) > (coalesce(l.last_apns_timestamp, 0), coalesce(l.last_push_seq, 0))
             )
             SELECT (SELECT count(*) FROM taken)::int8, (SELECT count(*) FROM newest)::int8

@@ -10,39 +10,44 @@ import PostgresNIO
 /// attempt. A variant of its own: in an update's record the two extra parts, empty there, took its PostgreSQL time
 /// from 0.6 s (+ 0.3 s planning) to 1.0 s (+ 0.8 s) over the 350 records of a 300,000-target update (`make
 /// bench-fanout`, docs/benchmarks.md).
-struct StartChunkRecordStatement: PostgresPreparedStatement, NamedStatement {
-    static let name = "lagw_start_chunk_record_v2"
+struct StartChunkRecordStatement: ChunkRecordStatement {
+    static let name = "lagw_start_chunk_record_v3"
     static let sql = """
-        WITH tracked AS (
+        WITH clock AS (
+            SELECT now() AS now, now() - interval '1 hour' AS hour_ago,
+                   now() + make_interval(secs => $29::float8) AS lease_until
+        ),
+        tracked AS (
             -- A device may register the activity a start made before the start's chunk is recorded (Apple answered,
             -- the app ran, then this statement): its instance, started since the push was accepted and claimed by
             -- no start, confirms the attempt here, as the track call confirms a pending one.
             SELECT x.c, l.id, l.started_at
             FROM unnest($5::uuid[]) AS x(c)
-            JOIN live_activities l ON l.channel_id = x.c AND l.name = $3::text AND l.state IN ('active', 'invalid')
+            JOIN live_activities l ON l.channel_id = x.c AND l.app_id = $2::int8 AND l.name = $3::text AND l.state IN ('active', 'invalid')
             WHERE l.attributes_type = $4::text AND l.start_push_id IS NULL
-              AND l.started_at >= (SELECT created_at FROM pushes WHERE id = $1::uuid)
+              AND l.started_at >= (SELECT created_at FROM pushes WHERE id = $1::uuid AND app_id = $2::int8)
         ),
         attempts AS (
             INSERT INTO start_attempts (push_id, app_id, channel_id, name, attributes_type, token, window_until,
                                         push_created_at, outcome, started_at)
             SELECT $1::uuid, $2::int8, x.c, $3::text, $4::text, x.t,
                    now() + (SELECT start_confirm_window FROM apps WHERE id = $2::int8),
-                   (SELECT created_at FROM pushes WHERE id = $1::uuid),
+                   (SELECT created_at FROM pushes WHERE id = $1::uuid AND app_id = $2::int8),
                    CASE WHEN tr.id IS NULL THEN 'pending' ELSE 'started' END, tr.started_at
             FROM unnest($5::uuid[], $6::text[]) AS x(c, t)
             LEFT JOIN tracked tr ON tr.c = x.c
             ON CONFLICT (push_id, channel_id, push_created_at, app_id) DO NOTHING
         ),
         claimed AS (
-            UPDATE live_activities l SET start_push_id = $1::uuid FROM tracked tr WHERE l.id = tr.id
+            UPDATE live_activities l SET start_push_id = $1::uuid FROM tracked tr WHERE l.id = tr.id AND l.app_id = $2::int8
         ),
         budgeted AS (
             UPDATE live_activities l
-            SET p10_count = CASE WHEN l.p10_hour_start > now() - interval '1 hour' THEN l.p10_count + 1 ELSE 1 END,
-                p10_hour_start = CASE WHEN l.p10_hour_start > now() - interval '1 hour' THEN l.p10_hour_start
-                                      ELSE now() END
-            WHERE l.id = ANY($7::int8[])
+            SET p10_count = CASE WHEN l.p10_hour_start > k.hour_ago THEN l.p10_count + 1 ELSE 1 END,
+                p10_hour_start = CASE WHEN l.p10_hour_start > k.hour_ago THEN l.p10_hour_start
+                                      ELSE k.now END
+            FROM clock k
+            WHERE l.id = ANY($7::int8[]) AND l.app_id = $2::int8
         ),
         deferred AS (
             INSERT INTO delivery_stamps (push_id, app_id, activity_name, apns_timestamp, push_seq, instance_ids,
@@ -70,12 +75,12 @@ struct StartChunkRecordStatement: PostgresPreparedStatement, NamedStatement {
                      FROM (SELECT (s.ts, s.seq) >= (coalesce(l.last_apns_timestamp, 0), coalesce(l.last_push_seq, 0))
                                   AS newer) o),
                 p10_count = CASE WHEN NOT l.id = ANY(b.ids) THEN l.p10_count
-                                 WHEN l.p10_hour_start > now() - interval '1 hour' THEN l.p10_count + 1 ELSE 1 END,
+                                 WHEN l.p10_hour_start > k.hour_ago THEN l.p10_count + 1 ELSE 1 END,
                 p10_hour_start = CASE WHEN NOT l.id = ANY(b.ids) THEN l.p10_hour_start
-                                      WHEN l.p10_hour_start > now() - interval '1 hour' THEN l.p10_hour_start
-                                      ELSE now() END
-            FROM targets x, stamp s, b
-            WHERE l.ctid = x.row AND l.id = x.id AND l.state = 'active'
+                                      WHEN l.p10_hour_start > k.hour_ago THEN l.p10_hour_start
+                                      ELSE k.now END
+            FROM targets x, stamp s, b, clock k
+            WHERE l.ctid = x.row AND l.id = x.id AND l.app_id = $2::int8 AND l.state = 'active'
             RETURNING l.id
         ),
         moved AS (
@@ -87,12 +92,13 @@ struct StartChunkRecordStatement: PostgresPreparedStatement, NamedStatement {
                      FROM (SELECT (s.ts, s.seq) >= (coalesce(l.last_apns_timestamp, 0), coalesce(l.last_push_seq, 0))
                                   AS newer) o),
                 p10_count = CASE WHEN NOT l.id = ANY(b.ids) THEN l.p10_count
-                                 WHEN l.p10_hour_start > now() - interval '1 hour' THEN l.p10_count + 1 ELSE 1 END,
+                                 WHEN l.p10_hour_start > k.hour_ago THEN l.p10_count + 1 ELSE 1 END,
                 p10_hour_start = CASE WHEN NOT l.id = ANY(b.ids) THEN l.p10_hour_start
-                                      WHEN l.p10_hour_start > now() - interval '1 hour' THEN l.p10_hour_start
-                                      ELSE now() END
-            FROM stamp s, b
-            WHERE l.id = ANY(ARRAY(SELECT id FROM targets EXCEPT SELECT id FROM in_place)) AND l.state = 'active'
+                                      WHEN l.p10_hour_start > k.hour_ago THEN l.p10_hour_start
+                                      ELSE k.now END
+            FROM stamp s, b, clock k
+            WHERE l.id = ANY(ARRAY(SELECT id FROM targets EXCEPT SELECT id FROM in_place)) AND l.app_id = $2::int8
+              AND l.state = 'active'
         )
         UPDATE push_batches
         SET cursor_channel = $16::uuid, processed = processed + $17::int4, sent = sent + $18::int8,
@@ -103,12 +109,11 @@ struct StartChunkRecordStatement: PostgresPreparedStatement, NamedStatement {
             canceled = CASE WHEN state = 'stopped' THEN greatest(canceled - $17::int4, 0) ELSE canceled END,
             sending_gen = superseded_gen,
             sending_until = CASE WHEN $28::bool OR state <> 'queued' THEN NULL
-                                 ELSE now() + make_interval(secs => $29::float8) END
-        WHERE push_id = $1::uuid AND seq = $30::int4 AND runner IS NOT DISTINCT FROM $31::uuid
+                                 ELSE k.lease_until END
+        FROM clock k
+        WHERE push_id = $1::uuid AND app_id = $2::int8 AND seq = $30::int4 AND runner IS NOT DISTINCT FROM $31::uuid
         RETURNING state, superseded_gen
         """
-    typealias Row = (state: BatchState, superseding: Int32)
-
     let bindings: PostgresBindings
 
     init(_ bindings: ChunkRecordBindings) {
@@ -117,5 +122,5 @@ struct StartChunkRecordStatement: PostgresPreparedStatement, NamedStatement {
 
     func makeBindings() throws -> PostgresBindings { self.bindings }
 
-    func decodeRow(_ row: PostgresRow) throws -> Row { try row.decode((BatchState, Int32).self) }
+    func decodeRow(_ row: PostgresRow) throws -> ChunkRecordAnswer { try row.decode((BatchState, Int32).self) }
 }

@@ -20,7 +20,7 @@ import PostgresNIO
 ///
 /// Prepared: PostgreSQL planned the statement's eight parts for every chunk, 2.0 s of planning against 1.4 s of
 /// execution for a million targets (`pg_stat_statements.track_planning`). An end's record is `EndChunkRecordStatement`.
-struct UpdateChunkRecordStatement: PostgresPreparedStatement, NamedStatement {
+struct UpdateChunkRecordStatement: ChunkRecordStatement {
     static let name = "lagw_update_chunk_record_v4"
     static let sql = """
         WITH clock AS (
@@ -109,8 +109,6 @@ struct UpdateChunkRecordStatement: PostgresPreparedStatement, NamedStatement {
         WHERE push_id = $1::uuid AND app_id = $2::int8 AND seq = $30::int4 AND runner IS NOT DISTINCT FROM $31::uuid
         RETURNING state, superseded_gen
         """
-    typealias Row = (state: BatchState, superseding: Int32)
-
     let bindings: PostgresBindings
 
     init(_ bindings: ChunkRecordBindings) {
@@ -119,5 +117,5 @@ struct UpdateChunkRecordStatement: PostgresPreparedStatement, NamedStatement {
 
     func makeBindings() throws -> PostgresBindings { self.bindings }
 
-    func decodeRow(_ row: PostgresRow) throws -> Row { try row.decode((BatchState, Int32).self) }
+    func decodeRow(_ row: PostgresRow) throws -> ChunkRecordAnswer { try row.decode((BatchState, Int32).self) }
 }

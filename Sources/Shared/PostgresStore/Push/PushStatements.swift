@@ -147,32 +147,32 @@ enum PushStatements {
         static let sql = "UPDATE pushes SET state = 'canceled', canceled = $2, finished_at = now() WHERE id = $1"
     }
 
-    /// Up to `$1` start pushes whose confirmation window closed (the app's `start_confirm_window` after the push
+    /// Up to `$1` start pushes of app `$2` whose confirmation window closed (the app's `start_confirm_window` after the push
     /// finished), oldest first, skipping those another run holds, get their final counts (`StartSettlement`).
     /// Answers a row per push (`Row`).
     enum SettleStarts: NamedStatement {
-        static let name = "lagw_starts_settle"
+        static let name = "lagw_starts_settle_v2"
         static let sql = """
             WITH due AS (
                 SELECT p.id FROM pushes p JOIN apps a ON a.id = p.app_id
-                WHERE p.event = 'start' AND p.starts_settled_at IS NULL AND p.finished_at IS NOT NULL
+                WHERE p.app_id = $2 AND p.event = 'start' AND p.starts_settled_at IS NULL AND p.finished_at IS NOT NULL
                   AND p.finished_at + a.start_confirm_window <= now()
                 ORDER BY p.finished_at LIMIT $1
                 FOR UPDATE OF p SKIP LOCKED
             ),
             counts AS (
                 SELECT d.id,
-                       (SELECT count(*) FROM start_attempts s WHERE s.push_id = d.id AND s.outcome = 'started')
-                           AS started,
-                       (SELECT coalesce(sum(b.accepted), 0)::int8 FROM push_batches b WHERE b.push_id = d.id)
-                           AS accepted
+                       (SELECT count(*) FROM start_attempts s
+                        WHERE s.push_id = d.id AND s.app_id = $2 AND s.outcome = 'started') AS started,
+                       (SELECT coalesce(sum(b.accepted), 0)::int8 FROM push_batches b
+                        WHERE b.push_id = d.id AND b.app_id = $2) AS accepted
                 FROM due d
             )
             UPDATE pushes p
             SET starts_started = c.started, starts_not_started = greatest(c.accepted - c.started, 0),
                 starts_settled_at = now()
             FROM counts c
-            WHERE p.id = c.id
+            WHERE p.id = c.id AND p.app_id = $2
             RETURNING p.starts_started, p.starts_not_started
             """
 

@@ -261,16 +261,19 @@ extension PushTargets {
     /// confirmation window, unless `restart`; and where the channel had its budget of starts in the last hour. The
     /// attempts' probes are ranges of one index, (channel, end of window): open windows, windows ending after the last
     /// hour began (an attempt of the hour has one), windows ending after the token's registration, latest first.
+    /// Each names the app by its parameter, not `t.app_id`: Citus routes a correlated subquery to the app's shard only
+    /// by a value ("correlated subqueries are not supported when the FROM clause contains a CTE or subquery").
     func startHold(_ sql: inout SQLBuilder, pushID: UUID?) -> String {
         let name = sql.bind(self.name ?? "")
+        let app = sql.bind(self.appID)
         let own = sql.bind(pushID ?? UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)))
         return """
             CASE WHEN NOT \(sql.bind(self.restart)) AND (
                      (SELECT true FROM live_activities l
-                      WHERE l.channel_id = t.channel_id AND l.app_id = t.app_id AND l.name = \(name)
+                      WHERE l.channel_id = t.channel_id AND l.app_id = \(app) AND l.name = \(name)
                       AND l.state = 'active' AND l.started_at > now() - t.activity_max_age LIMIT 1) IS NOT NULL
                      OR (SELECT true FROM start_attempts s
-                         WHERE s.channel_id = t.channel_id AND s.app_id = t.app_id AND s.window_until > now()
+                         WHERE s.channel_id = t.channel_id AND s.app_id = \(app) AND s.window_until > now()
                          AND s.name = \(name) AND s.outcome = 'pending' AND s.push_id <> \(own) LIMIT 1)
                         IS NOT NULL)
                  THEN \(TargetHold.alreadyActive.rawValue)
@@ -278,12 +281,12 @@ extension PushTargets {
                      SELECT count(*) = t.suspect_after_starts
                             AND bool_and(x.outcome = 'pending' AND x.window_until <= now())
                      FROM (SELECT s.outcome, s.window_until FROM start_attempts s
-                           WHERE s.channel_id = t.channel_id AND s.app_id = t.app_id
+                           WHERE s.channel_id = t.channel_id AND s.app_id = \(app)
                              AND s.window_until > t.registered_again_at
                              AND s.token = t.token AND s.accepted_at > t.registered_again_at AND s.push_id <> \(own)
                            ORDER BY s.window_until DESC LIMIT t.suspect_after_starts) x)
                  THEN \(TargetHold.suspectToken.rawValue)
-                 WHEN (SELECT count(*) FROM start_attempts s WHERE s.channel_id = t.channel_id AND s.app_id = t.app_id
+                 WHEN (SELECT count(*) FROM start_attempts s WHERE s.channel_id = t.channel_id AND s.app_id = \(app)
                        AND s.window_until > now() - interval '1 hour' AND s.accepted_at > now() - interval '1 hour'
                        AND s.push_id <> \(own))
                       >= t.starts_per_channel_per_hour

@@ -28,15 +28,27 @@ public struct StartSettlement: RecurringJob {
     }
 
     public func run(_ job: ClaimedJob, logger: Logger) async throws {
-        while try await self.settle() == self.limit {}
+        for appID in try await AppsWithWork.ids(AppsWithWork.WithUnsettledStarts.self, in: self.database) {
+            while try await self.settle(appID: appID) == self.limit {}
+        }
         try await self.scheduleNext()
     }
 
-    /// One pass over up to `limit` pushes; returns how many it settled.
+    /// One pass over up to `limit` pushes of each app with unsettled starts (`AppsWithWork`); returns how many it
+    /// settled.
     @discardableResult
     public func settle() async throws -> Int {
+        var settled = 0
+        for appID in try await AppsWithWork.ids(AppsWithWork.WithUnsettledStarts.self, in: self.database) {
+            settled += try await self.settle(appID: appID)
+        }
+        return settled
+    }
+
+    /// Up to `limit` pushes of app `appID`, in one statement.
+    private func settle(appID: Int64) async throws -> Int {
         let rows = try await self.database.client.query(
-            try PushStatements.SettleStarts.query(Int64(self.limit)), logger: self.database.logger)
+            try PushStatements.SettleStarts.query(Int64(self.limit), appID), logger: self.database.logger)
         var settled = 0
         var started: Int64 = 0
         var notStarted: Int64 = 0

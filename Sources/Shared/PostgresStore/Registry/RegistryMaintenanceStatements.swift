@@ -1,7 +1,8 @@
 import PostgresNIO
 
 /// The statements of the registry's maintenance jobs (`RegistryPurge`, `RetentionPurge`). Each deletes or expires at
-/// most `$1` rows and answers how many, so that its job repeats it until a batch comes back short.
+/// most `$1` rows and answers how many, so that its job repeats it until a batch comes back short. `RegistryPurge`'s
+/// go app by app (`$2`, `AppsWithWork`).
 enum RegistryMaintenanceStatements {
     static let all: [any NamedStatement.Type] = [Self.own, RetentionPurge.batches].flatMap { $0 }
 
@@ -10,29 +11,29 @@ enum RegistryMaintenanceStatements {
         RotatePartitions.self, ScrubForgotten.self,
     ]
 
-    /// Instances past their app's maximum age become `expired`.
+    /// Instances of app `$2` past its maximum age become `expired`.
     enum ExpireActivities: NamedStatement {
-        static let name = "lagw_registry_expire"
+        static let name = "lagw_registry_expire_v2"
         static let sql = """
             WITH done AS (
                 UPDATE live_activities SET state = 'expired', ended_reason = 'max_age', ended_at = now()
-                WHERE id IN (
+                WHERE app_id = $2 AND id IN (
                     SELECT la.id FROM live_activities la JOIN apps a ON a.id = la.app_id
-                    WHERE la.state = 'active' AND la.started_at <= now() - a.activity_max_age
+                    WHERE la.app_id = $2 AND la.state = 'active' AND la.started_at <= now() - a.activity_max_age
                     LIMIT $1)
                 RETURNING 1)
             SELECT count(*) FROM done
             """
     }
 
-    /// Ended, expired and invalid instances older than their app's retention are deleted.
+    /// Ended, expired and invalid instances of app `$2` older than its retention are deleted.
     enum DeleteOldActivities: NamedStatement {
-        static let name = "lagw_registry_delete_old_activities"
+        static let name = "lagw_registry_delete_old_activities_v2"
         static let sql = """
             WITH done AS (
-                DELETE FROM live_activities WHERE id IN (
+                DELETE FROM live_activities WHERE app_id = $2 AND id IN (
                     SELECT la.id FROM live_activities la JOIN apps a ON a.id = la.app_id
-                    WHERE la.state <> 'active'
+                    WHERE la.app_id = $2 AND la.state <> 'active'
                       AND coalesce(la.ended_at, la.invalidated_at) <= now() - a.registry_retention
                     LIMIT $1)
                 RETURNING 1)
@@ -40,14 +41,14 @@ enum RegistryMaintenanceStatements {
             """
     }
 
-    /// Invalid push-to-start tokens older than their app's retention are deleted.
+    /// Invalid push-to-start tokens of app `$2` older than its retention are deleted.
     enum DeleteOldPushToStartTokens: NamedStatement {
-        static let name = "lagw_registry_delete_old_push_to_start"
+        static let name = "lagw_registry_delete_old_push_to_start_v2"
         static let sql = """
             WITH done AS (
-                DELETE FROM push_to_start_tokens WHERE (channel_id, attributes_type) IN (
+                DELETE FROM push_to_start_tokens WHERE app_id = $2 AND (channel_id, attributes_type) IN (
                     SELECT p.channel_id, p.attributes_type FROM push_to_start_tokens p JOIN apps a ON a.id = p.app_id
-                    WHERE p.state = 'invalid' AND p.invalidated_at <= now() - a.registry_retention
+                    WHERE p.app_id = $2 AND p.state = 'invalid' AND p.invalidated_at <= now() - a.registry_retention
                     LIMIT $1)
                 RETURNING 1)
             SELECT count(*) FROM done

@@ -43,21 +43,25 @@ public struct RegistryPurge: RecurringJob {
         try await self.scheduleNext()
     }
 
-    /// One pass, in batches so that no statement holds many row locks for long.
+    /// One pass, app by app (`AppsWithWork`), in batches so that no statement holds many row locks for long.
     public func purge() async throws -> Report {
         var report = Report()
-        report.expired = try await self.repeatBatches(RegistryMaintenanceStatements.ExpireActivities.self)
-        report.deletedActivities = try await self.repeatBatches(RegistryMaintenanceStatements.DeleteOldActivities.self)
-        report.deletedPushToStartTokens = try await self.repeatBatches(
-            RegistryMaintenanceStatements.DeleteOldPushToStartTokens.self)
+        for appID in try await AppsWithWork.ids(AppsWithWork.Every.self, in: self.database) {
+            report.expired += try await self.repeatBatches(
+                RegistryMaintenanceStatements.ExpireActivities.self, appID: appID)
+            report.deletedActivities += try await self.repeatBatches(
+                RegistryMaintenanceStatements.DeleteOldActivities.self, appID: appID)
+            report.deletedPushToStartTokens += try await self.repeatBatches(
+                RegistryMaintenanceStatements.DeleteOldPushToStartTokens.self, appID: appID)
+        }
         return report
     }
 
-    private func repeatBatches(_ statement: any NamedStatement.Type) async throws -> Int {
+    private func repeatBatches(_ statement: any NamedStatement.Type, appID: Int64) async throws -> Int {
         var total = 0
         while true {
             var count = 0
-            let query = try statement.query(self.batchSize)
+            let query = try statement.query(self.batchSize, appID)
             for try await n in try await self.database.client.query(query, logger: self.database.logger)
                 .decode(Int64.self)
             { count = Int(n) }

@@ -14,9 +14,11 @@ enum RegistryStatements {
 
     /// Registers push-to-start token `$3` for attributes type `$4` on channel `$1` of app `$2`, in one statement: the
     /// channel (scoped by app), the upsert, and whether anything changed. Every registration, even an unchanged one,
-    /// clears a suspect token (`registered_again_at`).
+    /// clears a suspect token (`registered_again_at`). The time is the inserted row's `updated_at` (Citus runs no
+    /// `now()` in `DO UPDATE SET`: "functions used in the DO UPDATE SET clause of INSERTs on distributed tables must
+    /// be marked IMMUTABLE").
     enum SetPushToStart: NamedStatement {
-        static let name = "lagw_push_to_start_set_v2"
+        static let name = "lagw_push_to_start_set_v3"
         static let sql = """
             WITH ch AS (
                 SELECT c.id, a.apns_environment FROM channels c JOIN apps a ON a.id = c.app_id
@@ -27,14 +29,15 @@ enum RegistryStatements {
                 WHERE p.attributes_type = $4
             ), up AS (
                 INSERT INTO push_to_start_tokens AS p
-                    (channel_id, app_id, attributes_type, token, environment, contract_version)
-                SELECT id, $2, $4, $3, apns_environment, $5 FROM ch
+                    (channel_id, app_id, attributes_type, token, environment, contract_version, updated_at)
+                SELECT id, $2, $4, $3, apns_environment, $5, now() FROM ch
                 ON CONFLICT (channel_id, attributes_type, app_id) DO UPDATE
                 SET token = excluded.token, environment = excluded.environment, state = 'active',
                     contract_version = excluded.contract_version,
-                    invalid_reason = NULL, invalidated_at = NULL, registered_again_at = now(),
+                    invalid_reason = NULL, invalidated_at = NULL, registered_again_at = excluded.updated_at,
                     updated_at = CASE WHEN p.token <> excluded.token OR p.state <> 'active'
-                                           OR p.environment <> excluded.environment THEN now() ELSE p.updated_at END
+                                           OR p.environment <> excluded.environment THEN excluded.updated_at
+                                      ELSE p.updated_at END
                 RETURNING (xmax = 0) AS created
             )
             SELECT (SELECT count(*) FROM ch), (SELECT created FROM up), (SELECT same FROM old)

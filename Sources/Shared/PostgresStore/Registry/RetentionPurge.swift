@@ -63,15 +63,17 @@ public struct RetentionPurge: RecurringJob {
         }
     }
 
-    /// One pass: forgotten ids scrubbed, then old rows deleted. Returns (channels scrubbed, rows deleted).
+    /// One pass: forgotten ids scrubbed, then old rows deleted, app by app. Returns (channels scrubbed, rows deleted).
     public func purge() async throws -> (scrubbed: Int, deleted: Int) {
         let scrubbed = try await self.scrubForgotten()
         var deleted = 0
-        for statement in Self.batches {
-            while true {
-                let count = try await self.count(statement.query(self.batchSize))
-                deleted += count
-                if count < self.batchSize { break }
+        for appID in try await AppsWithWork.ids(AppsWithWork.Every.self, in: self.database) {
+            for statement in Self.batches {
+                while true {
+                    let count = try await self.count(statement.query(self.batchSize, appID))
+                    deleted += count
+                    if count < self.batchSize { break }
+                }
             }
         }
         return (scrubbed, deleted)

@@ -9,29 +9,30 @@ enum ActivityJobStatements {
         StoreOperationAnswer.self, StoredOperationAnswer.self,
     ]
 
-    /// Locks up to `$1` active instances due for renewal (see `ActivityRenewer`), with what their new start needs: the
-    /// attributes they were started with and their latest update's content state, and the policy's alert.
+    /// Locks up to `$1` active instances of app `$2` due for renewal (see `ActivityRenewer`), with what their new start
+    /// needs: the attributes they were started with and their latest update's content state, and the policy's alert.
     enum RenewDue: NamedStatement {
-        static let name = "lagw_renew_due"
+        static let name = "lagw_renew_due_v2"
         static let sql = """
             SELECT la.id, la.app_id, la.channel_id, la.name, la.attributes_type, x.attributes::text,
                    x.content_state::text, coalesce(rt.alert_title, rd.alert_title),
                    coalesce(rt.alert_body, rd.alert_body)
-            FROM (SELECT app_id, min(after_seconds) AS soonest FROM renew_policies GROUP BY app_id) rp
+            FROM (SELECT min(after_seconds) AS soonest FROM renew_policies WHERE app_id = $2) rp
             JOIN live_activities la
-              ON la.app_id = rp.app_id AND la.state = 'active' AND la.renewal_id IS NULL
+              ON la.app_id = $2 AND la.state = 'active' AND la.renewal_id IS NULL
              AND la.started_at < now() - make_interval(secs => rp.soonest)
             JOIN apps a ON a.id = la.app_id
-            LEFT JOIN renew_policies rt ON rt.app_id = la.app_id AND rt.attributes_type = la.attributes_type
-            LEFT JOIN renew_policies rd ON rd.app_id = la.app_id AND rd.attributes_type = ''
+            LEFT JOIN renew_policies rt ON rt.app_id = $2 AND rt.attributes_type = la.attributes_type
+            LEFT JOIN renew_policies rd ON rd.app_id = $2 AND rd.attributes_type = ''
             CROSS JOIN LATERAL (
                 SELECT coalesce(la.attributes,
                                 (SELECT p.request #> '{notification,ios,live_activity,attributes}'
-                                 FROM start_attempts s JOIN pushes p ON p.id = s.push_id
-                                 WHERE s.channel_id = la.channel_id AND s.name = la.name AND s.outcome = 'started'
+                                 FROM start_attempts s JOIN pushes p ON p.id = s.push_id AND p.app_id = $2
+                                 WHERE s.app_id = $2 AND s.channel_id = la.channel_id AND s.name = la.name
+                                   AND s.outcome = 'started'
                                  ORDER BY s.started_at DESC LIMIT 1)) AS attributes,
                        (SELECT p.request #> '{notification,ios,live_activity,content_state}'
-                        FROM pushes p WHERE p.id = la.last_push_id) AS content_state
+                        FROM pushes p WHERE p.id = la.last_push_id AND p.app_id = $2) AS content_state
             ) x
             WHERE la.environment = a.apns_environment
               AND coalesce(rt.after_seconds, rd.after_seconds) IS NOT NULL
@@ -47,7 +48,7 @@ enum ActivityJobStatements {
     /// App `$1`'s renewals, one per element: channels `$2`, instances `$3`, names `$4`, end pushes `$5`, start pushes
     /// `$6`; each instance gets its `renewal_id`.
     enum InsertRenewals: NamedStatement {
-        static let name = "lagw_renewals_insert"
+        static let name = "lagw_renewals_insert_v2"
         static let sql = """
             WITH made AS (
                 INSERT INTO renewals (app_id, channel_id, instance_id, name, end_push_id, start_push_id)
@@ -56,23 +57,22 @@ enum ActivityJobStatements {
                     AS x(channel_id, id, name, end_id, start_id)
                 RETURNING id, instance_id
             )
-            UPDATE live_activities l SET renewal_id = made.id FROM made WHERE l.id = made.instance_id
+            UPDATE live_activities l SET renewal_id = made.id FROM made WHERE l.id = made.instance_id AND l.app_id = $1
             """
     }
 
-    /// Locks up to `$1` active instances idle past their app's idle-end policy and without an end push, with the
+    /// Locks up to `$1` active instances of app `$2` idle past its idle-end policy and without an end push, with the
     /// policy's dismissal delay in seconds.
     enum IdleDue: NamedStatement {
-        static let name = "lagw_idle_due"
+        static let name = "lagw_idle_due_v2"
         static let sql = """
             SELECT la.id, la.app_id, la.channel_id, la.name,
                    coalesce(pt.dismissal_seconds, pd.dismissal_seconds, 0)
             FROM live_activities la
             JOIN apps a ON a.id = la.app_id
-            LEFT JOIN activity_policies pt ON pt.app_id = la.app_id AND pt.attributes_type = la.attributes_type
-            LEFT JOIN activity_policies pd ON pd.app_id = la.app_id AND pd.attributes_type = ''
-            WHERE la.app_id IN (SELECT app_id FROM activity_policies WHERE idle_end_seconds IS NOT NULL)
-              AND la.state = 'active' AND la.end_push_id IS NULL
+            LEFT JOIN activity_policies pt ON pt.app_id = $2 AND pt.attributes_type = la.attributes_type
+            LEFT JOIN activity_policies pd ON pd.app_id = $2 AND pd.attributes_type = ''
+            WHERE la.app_id = $2 AND la.state = 'active' AND la.end_push_id IS NULL
               AND la.environment = a.apns_environment AND la.started_at > now() - a.activity_max_age
               AND coalesce(pt.idle_end_seconds, pd.idle_end_seconds) IS NOT NULL
               AND coalesce(la.last_update_at, la.started_at)
@@ -96,13 +96,13 @@ enum ActivityJobStatements {
         }
     }
 
-    /// Instances `$1` get their end pushes `$2`.
+    /// Instances `$1` of app `$3` get their end pushes `$2`.
     enum SetEndPushes: NamedStatement {
-        static let name = "lagw_idle_set_end_pushes"
+        static let name = "lagw_idle_set_end_pushes_v2"
         static let sql = """
             UPDATE live_activities l SET end_push_id = x.push_id
             FROM unnest($1::int8[], $2::uuid[]) AS x(id, push_id)
-            WHERE l.id = x.id
+            WHERE l.id = x.id AND l.app_id = $3
             """
     }
 

@@ -51,18 +51,24 @@ public struct ActivityRenewer: RecurringJob {
         }
     }
 
-    /// One pass: up to `limit` instances renewed. Returns how many.
+    /// One pass: in each app with a renewal policy, up to `limit` instances renewed, one transaction per app
+    /// (`AppsWithWork`). Returns how many.
     public func renew(now: Date) async throws -> Int {
         let logger = self.database.logger
-        return try await self.database.transaction { connection in
-            let rows = try await connection.query(ActivityJobStatements.RenewDue.query(self.limit), logger: logger)
-            let due = try await rows.collect().map(Due.init)
-            let timestamp = Int64(now.timeIntervalSince1970)
-            for (appID, group) in Dictionary(grouping: due, by: \.appID) {
-                try await self.renew(group, appID: appID, timestamp: timestamp, on: connection, logger: logger)
+        let timestamp = Int64(now.timeIntervalSince1970)
+        var renewed = 0
+        for appID in try await AppsWithWork.ids(AppsWithWork.WithRenewPolicy.self, in: self.database) {
+            renewed += try await self.database.transaction { connection in
+                let rows = try await connection.query(
+                    ActivityJobStatements.RenewDue.query(self.limit, appID), logger: logger)
+                let due = try await rows.collect().map(Due.init)
+                if !due.isEmpty {
+                    try await self.renew(due, appID: appID, timestamp: timestamp, on: connection, logger: logger)
+                }
+                return due.count
             }
-            return due.count
         }
+        return renewed
     }
 
     /// Writes each instance's end and start (in that order), its `renewals` row and its `renewal_id`.

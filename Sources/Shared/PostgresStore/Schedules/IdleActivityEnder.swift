@@ -34,29 +34,38 @@ public struct IdleActivityEnder: RecurringJob {
         try await self.scheduleNext()
     }
 
-    /// One pass: up to `limit` idle activities get their end push. Returns how many.
+    /// One pass: in each app with an idle-end policy, up to `limit` idle activities get their end push, one
+    /// transaction per app (`AppsWithWork`). Returns how many.
     public func endIdle(now: Date) async throws -> Int {
+        var ended = 0
+        for appID in try await AppsWithWork.ids(AppsWithWork.WithIdleEndPolicy.self, in: self.database) {
+            ended += try await self.endIdle(appID: appID, now: now)
+        }
+        return ended
+    }
+
+    private func endIdle(appID: Int64, now: Date) async throws -> Int {
         let logger = self.database.logger
         return try await self.database.transaction { connection in
-            let rows = try await connection.query(ActivityJobStatements.IdleDue.query(self.limit), logger: logger)
+            let rows = try await connection.query(
+                ActivityJobStatements.IdleDue.query(self.limit, appID), logger: logger)
             let idle = try await rows.collect().map(ActivityJobStatements.IdleDue.Row.init)
             let timestamp = Int64(now.timeIntervalSince1970)
-            for (appID, group) in Dictionary(grouping: idle, by: \.appID) {
-                let pushes = group.map { activity in
-                    PushRequest(
-                        audience: .channels([activity.channel]),
-                        liveActivity: LiveActivityNotification(
-                            event: .end, name: activity.name,
-                            dismissalDate: timestamp + Int64(activity.dismissalSeconds)),
-                        campaignCategories: ["idle_end"])
-                }
-                let accepted = PushAccepted(operationID: UUID(), pushIDs: pushes.map { _ in UUID() })
-                try await PostgresPushStore.insert(
-                    try PostgresPushStore.rows(pushes, timestamp: timestamp), accepted: accepted, appID: appID,
-                    on: connection, logger: logger)
-                try await connection.query(
-                    ActivityJobStatements.SetEndPushes.query(group.map(\.id), accepted.pushIDs), logger: logger)
+            guard !idle.isEmpty else { return 0 }
+            let pushes = idle.map { activity in
+                PushRequest(
+                    audience: .channels([activity.channel]),
+                    liveActivity: LiveActivityNotification(
+                        event: .end, name: activity.name,
+                        dismissalDate: timestamp + Int64(activity.dismissalSeconds)),
+                    campaignCategories: ["idle_end"])
             }
+            let accepted = PushAccepted(operationID: UUID(), pushIDs: pushes.map { _ in UUID() })
+            try await PostgresPushStore.insert(
+                try PostgresPushStore.rows(pushes, timestamp: timestamp), accepted: accepted, appID: appID,
+                on: connection, logger: logger)
+            try await connection.query(
+                ActivityJobStatements.SetEndPushes.query(idle.map(\.id), accepted.pushIDs, appID), logger: logger)
             return idle.count
         }
     }
