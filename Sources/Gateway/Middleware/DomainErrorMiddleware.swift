@@ -3,8 +3,9 @@ import LiveActivitiesCore
 import PostgresStore
 
 /// Turns the errors of the domain core and the store (which know nothing of HTTP) into API errors, so routes and
-/// stores can throw what they mean. Any other error is unexpected: logged with the request id, answered as a 500 in
-/// the API's error shape.
+/// stores can throw what they mean. An error that may mean the database is gone (`mayMeanServerLost`: a lost
+/// connection, a server shutting down, a standby refusing a write) is a 503 with Retry-After. Any other error is
+/// unexpected: logged with the request id, answered as a 500 in the API's error shape.
 struct DomainErrorMiddleware<Context: RequestContext>: RouterMiddleware {
     func handle(
         _ request: Request, context: Context, next: (Request, Context) async throws -> Response
@@ -24,6 +25,9 @@ struct DomainErrorMiddleware<Context: RequestContext>: RouterMiddleware {
             throw APIError(schedule: error)
         } catch let error as any HTTPResponseError {
             throw error
+        } catch  where error.mayMeanServerLost {
+            context.logger.warning("request failed: the database is not reachable", metadata: ["error": "\(error)"])
+            throw APIError.databaseUnavailable
         } catch {
             // The error's description only: postgres-nio's leaves the statement and its bindings out.
             context.logger.error("request failed unexpectedly", metadata: ["error": "\(error)"])

@@ -97,6 +97,14 @@ struct APIError: Error, HTTPResponseError {
         .serviceUnavailable, code: .unavailable, "The gateway is overloaded; retry after the time in Retry-After.",
         headers: [.retryAfter: "1"])
 
+    /// The database could not be reached, or its answer was lost with its connection (a primary lost, a failover in
+    /// progress): the request may or may not have been applied. Sent again with the same `Idempotency-Key`, a push is
+    /// applied once.
+    static let databaseUnavailable = APIError(
+        .serviceUnavailable, code: .unavailable,
+        "The database could not be reached; the request may or may not have been applied. Send it again after the time in Retry-After, with the same Idempotency-Key.",
+        headers: [.retryAfter: "1"])
+
     static func notFound(_ what: String, path: String? = nil) -> APIError {
         APIError(.notFound, code: .notFound, "\(what) was not found.", details: path.map { ["path": $0] } ?? [:])
     }

@@ -80,7 +80,7 @@ extension Error {
     /// Whether a statement's error may mean its server is gone or no longer takes writes: the connection failed or
     /// closed under it, or the server said so (SQLSTATE class 08, connection exception; 57P01-57P03, shutting down or
     /// starting; 25006, read-only transaction: a standby).
-    var mayMeanServerLost: Bool {
+    public var mayMeanServerLost: Bool {
         if self is LostStatementError { return true }
         guard let error = self as? PSQLError else { return false }
         if let state = error.sqlState { return state.hasPrefix("08") || state.hasPrefix("57P") || state == "25006" }
