@@ -66,7 +66,7 @@ struct ChaosBench: AsyncParsableCommand {
                 let pgPort = try await repository.freePort()
                 let listen = "127.0.0.1,\(pgHost)"
                 try await repository.pg(
-                    ["start", stack.pgData, "\(pgPort)", "--ephemeral"], listen: listen, prefix: prefix)
+                    ["start", stack.pgData, "\(pgPort)"] + stack.durability.arguments, listen: listen, prefix: prefix)
                 let hba = try FileHandle(forWritingTo: URL(fileURLWithPath: stack.pgData + "/pg_hba.conf"))
                 hba.seekToEndOfFile()
                 hba.write(Data("host all all 10.231.0.0/30 trust\n".utf8))
@@ -156,6 +156,7 @@ struct ChaosBench: AsyncParsableCommand {
                 + (formation != nil
                     ? "a pg_auto_failover primary and synchronous standby on loopback"
                     : namespace != nil ? "in a network namespace" : "on loopback (not root: net-drop skipped)"))
+        if formation == nil { print(stack.durability.header) }
         return run
     }
 

@@ -27,7 +27,7 @@ extension ChaosRun {
             try await repository.pg(["stop", self.stack.pgData], prefix: prefix)
             try await Task.sleep(for: .seconds(30))
             try await repository.pg(
-                ["start", self.stack.pgData, "\(self.pgPort)", "--ephemeral"],
+                ["start", self.stack.pgData, "\(self.pgPort)"] + self.stack.durability.arguments,
                 listen: "127.0.0.1,\(self.namespace?.address ?? "127.0.0.1")", prefix: prefix)
         case "term-backends":
             // A random client connection (a worker's or the gateway's, not the bench's) terminated every second for

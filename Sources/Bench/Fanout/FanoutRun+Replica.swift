@@ -9,7 +9,8 @@ extension FanoutRun {
     func startStandby() async throws {
         let port = try await self.stack.repository.freePort()
         let primary = Int(try await self.db.text("SELECT current_setting('port')")) ?? 0
-        try await self.stack.repository.pg(["standby", self.standbyData, "\(port)", "\(primary)", "--ephemeral"])
+        try await self.stack.repository.pg(
+            ["standby", self.standbyData, "\(port)", "\(primary)"] + self.stack.durability.arguments)
         await Poll.until(tries: 300, every: .milliseconds(100)) {
             (try? await self.db.text("SELECT state FROM pg_stat_replication")) == "streaming"
         }

@@ -91,6 +91,7 @@ final class FanoutRun {
             "== \(settings.n) activities, \(settings.workers) workers (WORKER_BULK_NICE \(settings.bulkNice)), other "
                 + "app's updates to \(settings.otherActivities) activities; simulator: \(settings.simLatencyMS) ms per "
                 + "answer, advertises \(settings.simMaxStreams) streams per connection")
+        if settings.citusURL == nil { print(stack.durability.header) }
 
         let key = P256.Signing.PrivateKey()
         try await simulator.trust(key)
@@ -108,7 +109,7 @@ final class FanoutRun {
     static func privatePostgres(stack: BenchStack, settings: FanoutSettings) async throws -> BenchDatabase {
         let repository = stack.repository
         let pgPort = try await repository.freePort()
-        try await repository.pg(["start", stack.pgData, "\(pgPort)", "--ephemeral"])
+        try await repository.pg(["start", stack.pgData, "\(pgPort)"] + stack.durability.arguments)
         stack.export(["DATABASE_URL": "postgres://postgres@127.0.0.1:\(pgPort)/postgres"])
         // pg_stat_statements (postgresql-contrib) says which statements PostgreSQL's time went to. shared_buffers as
         // a production server would have it (a quarter of memory is the usual advice): the 128 MB default holds a
@@ -120,7 +121,7 @@ final class FanoutRun {
             "ALTER SYSTEM SET shared_preload_libraries = 'pg_stat_statements'")
         await first.close()
         try await repository.pg(["stop", stack.pgData])
-        try await repository.pg(["start", stack.pgData, "\(pgPort)", "--ephemeral"])
+        try await repository.pg(["start", stack.pgData, "\(pgPort)"] + stack.durability.arguments)
         let db = BenchDatabase(host: "127.0.0.1", port: pgPort)
         try await db.run("CREATE EXTENSION pg_stat_statements")
         // Planning time beside execution time: statements made unprepared are planned for every chunk.

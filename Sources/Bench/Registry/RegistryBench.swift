@@ -33,7 +33,7 @@ struct RegistryBench: AsyncParsableCommand {
         try await stack.run {
             let pgPort = try await repository.freePort()
             let gwPort = try await repository.freePort()
-            try await repository.pg(["start", stack.pgData, "\(pgPort)", "--ephemeral"])
+            try await repository.pg(["start", stack.pgData, "\(pgPort)"] + stack.durability.arguments)
             // Four connections per core: on 2 cores, 8 gave p99 29 ms where 16 gave 41 ms (the same throughput,
             // fewer backends contending for the CPUs); 4 lost throughput. One event loop thread serves 5,000
             // requests/s in about half a core and leaves the rest to PostgreSQL (p99 3.1-3.9 ms against 4.2-4.4 ms
@@ -45,6 +45,7 @@ struct RegistryBench: AsyncParsableCommand {
                 "GATEWAY_EVENT_LOOP_THREADS": knobs.string("GATEWAY_EVENT_LOOP_THREADS", "1"),
             ])
             try await stack.migrate()
+            print(stack.durability.header)
             let gatewayLog = stack.work + "/gateway.log"
             let gatewayProcess = try stack.start("gateway", ["serve"], ["GATEWAY_PORT": "\(gwPort)"], log: gatewayLog)
             let gateway = GatewayAPI(http: stack.http, base: "http://127.0.0.1:\(gwPort)", adminToken: stack.adminToken)

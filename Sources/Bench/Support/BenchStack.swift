@@ -28,6 +28,8 @@ final class BenchStack: Sendable {
     }
 
     var pgData: String { self.work + "/pg" }
+    /// The private PostgreSQL's durability (`EPHEMERAL`).
+    var durability: PostgresDurability { PostgresDurability(self.knobs) }
     var adminToken: String { self.exported.withLock { $0["ADMIN_TOKEN"]! } }
 
     func export(_ values: [String: String]) {
