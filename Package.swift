@@ -199,7 +199,7 @@ let package = Package(
         .executableTarget(
             name: "Bench",
             dependencies: [
-                "APNsCommon", "APNsTransport", "LiveActivitiesCore", "Simulator",
+                "APNsCommon", "APNsTransport", "LiveActivitiesCore", "PostgresStore", "Simulator",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),

@@ -65,6 +65,12 @@ struct RegistryBench: AsyncParsableCommand {
                     knobs: knobs, stack: stack, db: db, gatewayProcess: gatewayProcess, gatewayBase: gateway.base,
                     rate: rate, connections: connections)
                 try await run.run(channelsFile: channelsFile, auth: Data(app.device.utf8).base64EncodedString())
+                if knobs.optional("CEILINGS") == "1" {
+                    try await RegistryCeilings(
+                        knobs: knobs, stack: stack, gatewayProcess: gatewayProcess, gatewayBase: gateway.base,
+                        pgPort: pgPort, connections: connections, channels: channels
+                    ).run()
+                }
             } catch {
                 await db.close()
                 throw error
