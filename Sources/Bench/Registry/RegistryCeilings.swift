@@ -69,7 +69,8 @@ struct RegistryCeilings {
     /// statement (pgbench cannot pick from a list of UUIDs): one index probe more than the gateway's call.
     static func pgbenchScript(channels: Int) -> String {
         let values: [Int: String] = [
-            1: "ARRAY[(SELECT id FROM channels WHERE install_id = 'bench-' || :i)]",
+            1:
+                "ARRAY[(SELECT id FROM channels WHERE app_id = (SELECT id FROM apps ORDER BY id LIMIT 1) AND install_id = 'bench-' || :i)]",
             2: "ARRAY[(SELECT id FROM apps ORDER BY id LIMIT 1)]",
             3: "ARRAY['match']",
             4: "ARRAY['act-' || :i]",
@@ -83,8 +84,10 @@ struct RegistryCeilings {
         ]
         let track = StatementCatalog.all.first { $0.name.hasPrefix("lagw_track_v") }
         guard let track else { preconditionFailure("the catalog lost the track statement") }
-        let sql = track.sql.replacing(/\$(\d+)/) { match in
-            values[Int(match.output.1) ?? 0] ?? String(match.output.0)
+        // From the highest number down, so that `$1` does not match the start of `$10` and `$11`.
+        var sql = track.sql
+        for (number, value) in values.sorted(by: { $0.key > $1.key }) {
+            sql = sql.replacingOccurrences(of: "$\(number)", with: value)
         }
         return """
             \\set i random(1, \(channels))

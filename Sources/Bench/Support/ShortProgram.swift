@@ -32,8 +32,21 @@ enum ShortProgram {
             for pointer in argv { free(pointer) }
             for pointer in env { free(pointer) }
         }
+        // The child starts with no signal blocked and every signal at its default: a spawned program inherits the
+        // mask of the bench's thread, on which the runtime blocks some (pgbench's `-T` is a SIGALRM, and it ran on
+        // past its end).
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var none = sigset_t()
+        sigemptyset(&none)
+        var all = sigset_t()
+        sigfillset(&all)
+        posix_spawnattr_setsigmask(&attributes, &none)
+        posix_spawnattr_setsigdefault(&attributes, &all)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
         var pid: pid_t = 0
-        let spawned = posix_spawn(&pid, executable, &actions, nil, argv, env)
+        let spawned = posix_spawn(&pid, executable, &actions, &attributes, argv, env)
         guard spawned == 0 else { throw BenchError("posix_spawn \(executable): \(String(cString: strerror(spawned)))") }
 
         var status: Int32 = 0
