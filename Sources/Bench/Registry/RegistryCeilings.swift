@@ -39,7 +39,7 @@ struct RegistryCeilings {
         let script = self.stack.work + "/track.pgbench"
         try Self.pgbenchScript(channels: self.channels).write(toFile: script, atomically: true, encoding: .utf8)
         let pgBefore = ProcessCPU.postgres(dataDirectory: self.stack.pgData)
-        let seconds = Int(duration.dropLast()) ?? 30
+        let seconds = Self.seconds(duration)
         let output = try await ChildProcess.output(
             "/usr/bin/env",
             [
@@ -92,8 +92,18 @@ struct RegistryCeilings {
         return """
             \\set i random(1, \(channels))
             \\set n random(1, 1000000000000)
-            \(sql.split(separator: "\n").joined(separator: "\n"));
+            \(sql);
 
             """
+    }
+
+    /// wrk's duration (`30s`, `2m`, `1h`) in seconds, for pgbench's `-T`.
+    static func seconds(_ duration: String) -> Int {
+        let number = Int(duration.prefix { $0.isNumber }) ?? 30
+        switch duration.last {
+        case "m": return number * 60
+        case "h": return number * 3600
+        default: return number
+        }
     }
 }

@@ -97,7 +97,7 @@ enum FoldStatements {
     enum NamesWithoutActiveInstances: NamedStatement {
         static let name = "lagw_fold_names_without_active_instances"
         static let sql = """
-            SELECT dp.activity_name FROM delivery_stamp_pushes dp
+            SELECT DISTINCT dp.activity_name FROM delivery_stamp_pushes dp
             WHERE dp.app_id = $1
               AND NOT EXISTS (SELECT 1 FROM live_activities l
                               WHERE l.app_id = $1 AND l.name = dp.activity_name AND l.state = 'active')
