@@ -77,12 +77,12 @@ import Testing
             // Stamped in place without update budgets: the same text (the stamps are bound, not spliced).
             let inPlace = DeliveryLedger.stampAndCount(outcome, push: push, seq: 1, deferStamps: false)
             #expect(inPlace.sql == UpdateChunkRecordStatement.sql)
-            // A start confirms the attempts of devices that registered before the record: its own statement.
+            // A start writes its attempts in the same statement (they are confirmed after it, `ConfirmStarts`).
             var start = push
             start.targets.event = .start
             #expect(
                 DeliveryLedger.stampAndCount(outcome, push: start, seq: 1, deferStamps: true).sql
-                    == StartChunkRecordStatement.sql)
+                    == UpdateChunkRecordStatement.sql)
             // An end also ends the instances: its own statement.
             var end = push
             end.targets.event = .end

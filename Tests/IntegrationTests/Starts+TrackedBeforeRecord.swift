@@ -3,8 +3,8 @@ import PostgresStore
 import Testing
 
 /// A device may register the activity a start made before the worker records the start's chunk: Apple answered, the
-/// app ran and called `track`, then the record. The record confirms those attempts itself (the track call found no
-/// attempt to confirm yet).
+/// app ran and called `track`, then the record. The statement after the record (`ConfirmStartsStatement`) confirms
+/// those attempts (the track call found no attempt to confirm yet).
 @Suite struct StartTrackedBeforeRecordTests {
     @Test func aStartTrackedBeforeItsChunkIsRecordedCountsAsStarted() async throws {
         try await GatewayHarness.run { gw in

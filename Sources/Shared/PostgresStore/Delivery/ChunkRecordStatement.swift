@@ -5,9 +5,9 @@ import PostgresNIO
 /// the batch).
 typealias ChunkRecordAnswer = (state: BatchState, superseding: Int32)
 
-/// A chunk's record as one prepared statement, by the push's event: `UpdateChunkRecordStatement`,
-/// `StartChunkRecordStatement`, `EndChunkRecordStatement`, each with `ChunkRecordBindings`' parameters; on Citus each
-/// as `ChunkRecordByIDStatement`.
+/// A chunk's record as one prepared statement, by the push's event: `UpdateChunkRecordStatement` (an update's or a
+/// start's), `EndChunkRecordStatement`, each with `ChunkRecordBindings`' parameters; on Citus each as
+/// `ChunkRecordByIDStatement`.
 protocol ChunkRecordStatement: PostgresPreparedStatement, NamedStatement where Row == ChunkRecordAnswer {
     init(_ bindings: ChunkRecordBindings)
 }

@@ -44,10 +44,26 @@ extension DeliveryLedger {
     /// The same statement declares the batch's next chunk as in flight (`DeliveryLedger+Supersession.swift`).
     /// Returns how many superseding pushes the next chunk must honour, or nil once the batch stopped (the push was
     /// canceled, or failed).
+    ///
+    /// A start's record is followed, once committed, by `ConfirmStartsStatement` over the channels Apple accepted:
+    /// a device may have registered the started activity before the attempt was written.
     @discardableResult
     public func record(
         _ outcome: ChunkOutcome, push: PushForDelivery, seq: Int32, lastOfBatch: Bool = false,
         deferStamps: Bool = false, runner: UUID? = nil
+    ) async throws -> Int? {
+        let goesOn = try await self.recordOnly(
+            outcome, push: push, seq: seq, lastOfBatch: lastOfBatch, deferStamps: deferStamps, runner: runner)
+        if push.targets.event == .start, !outcome.accepted.isEmpty, let name = push.targets.name {
+            try await ConfirmStartsStatement.run(
+                appID: push.appID, channels: outcome.accepted.map(\.channelID), name: name, in: self.database)
+        }
+        return goesOn
+    }
+
+    private func recordOnly(
+        _ outcome: ChunkOutcome, push: PushForDelivery, seq: Int32, lastOfBatch: Bool, deferStamps: Bool,
+        runner: UUID?
     ) async throws -> Int? {
         let logger = self.database.logger
         let bindings = ChunkRecordBindings(
@@ -118,8 +134,8 @@ extension DeliveryLedger {
         }
     }
 
-    /// A chunk's record as one statement (`UpdateChunkRecordStatement`, `StartChunkRecordStatement` for a start,
-    /// `EndChunkRecordStatement` for an end: the variant goes by the push's event), unprepared. `deferStamps`: an update's stamps go to one pending row. `last`:
+    /// A chunk's record as one statement (`UpdateChunkRecordStatement`, `EndChunkRecordStatement` for an end: the
+    /// variant goes by the push's event), unprepared. `deferStamps`: an update's stamps go to one pending row. `last`:
     /// the batch's last chunk (the next one is not declared in flight).
     static func stampAndCount(
         _ outcome: ChunkOutcome, push: PushForDelivery, seq: Int32, deferStamps: Bool, last: Bool = false,
@@ -141,10 +157,8 @@ extension DeliveryLedger {
         switch (event, byID) {
         case (.end, false): EndChunkRecordStatement.self
         case (.end, true): ChunkRecordByIDStatement<EndChunkRecordStatement>.self
-        case (.start, false): StartChunkRecordStatement.self
-        case (.start, true): ChunkRecordByIDStatement<StartChunkRecordStatement>.self
-        case (.update, false): UpdateChunkRecordStatement.self
-        case (.update, true): ChunkRecordByIDStatement<UpdateChunkRecordStatement>.self
+        case (.start, false), (.update, false): UpdateChunkRecordStatement.self
+        case (.start, true), (.update, true): ChunkRecordByIDStatement<UpdateChunkRecordStatement>.self
         }
     }
 

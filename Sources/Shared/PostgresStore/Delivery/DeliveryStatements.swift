@@ -4,8 +4,7 @@
 public enum DeliveryStatements {
     public static let all: [any NamedStatement.Type] = [
         PushReportStatement.self, BatchChunkStatement.self, UpdateChunkRecordStatement.self,
-        ChunkRecordByIDStatement<UpdateChunkRecordStatement>.self, StartChunkRecordStatement.self,
-        ChunkRecordByIDStatement<StartChunkRecordStatement>.self, EndChunkRecordStatement.self,
+        ChunkRecordByIDStatement<UpdateChunkRecordStatement>.self, EndChunkRecordStatement.self,
         ChunkRecordByIDStatement<EndChunkRecordStatement>.self,
         PushForDeliveryStatement.self, ClaimFanoutStatement.self,
         InsertFanoutBatchesStatement.self, ClaimBatchStatement.self, ReadBatchStatement.self,

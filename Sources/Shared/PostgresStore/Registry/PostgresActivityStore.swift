@@ -47,12 +47,28 @@ public struct PostgresActivityStore: ActivityStore {
         // that lose a race there, and calls with an end time, run serialized: the same statements in a transaction,
         // after the channel row's lock, so they see what every call for the channel before them committed. A lock-free
         // call can still win a race against them; the transaction then runs again.
+        let outcome: TrackOutcome
         if tracking.endAt == nil,
-            let (decision, _) = try await self.trackStatements(
+            let lockFree = try await self.trackStatements(
                 appID: appID, channelID: channelID, name: name, tracking, proof: proof, on: nil)
         {
-            return decision
+            outcome = lockFree
+        } else {
+            outcome = try await self.trackSerializedRetrying(
+                appID: appID, channelID: channelID, name: name, tracking, proof: proof)
         }
+        if outcome.unclaimedStart {
+            // A start's chunk record may have written its attempt while this call ran, unseen by it (the record's
+            // own follow-up may not see this instance either: `ConfirmStartsStatement`).
+            try await ConfirmStartsStatement.run(
+                appID: appID, channels: [channelID], name: name, in: self.database)
+        }
+        return outcome.decision
+    }
+
+    private func trackSerializedRetrying(
+        appID: Int64, channelID: UUID, name: String, _ tracking: ActivityTracking, proof: ChannelProof
+    ) async throws -> TrackOutcome {
         var attempt = 0
         while true {
             attempt += 1
@@ -69,22 +85,22 @@ public struct PostgresActivityStore: ActivityStore {
 
     private func trackSerialized(
         appID: Int64, channelID: UUID, name: String, _ tracking: ActivityTracking, proof: ChannelProof
-    ) async throws -> ActivityTrackDecision {
+    ) async throws -> TrackOutcome {
         try await self.database.transaction { connection in
             // Read committed: the statements after this lock take snapshots that include what the holder committed.
             let locked = try await connection.query(
                 RegistryStatements.LockChannel.query(channelID, appID), logger: self.logger)
             for try await _ in locked {}
             guard
-                let (decision, instanceID) = try await self.trackStatements(
+                let outcome = try await self.trackStatements(
                     appID: appID, channelID: channelID, name: name, tracking, proof: proof, on: connection)
             else { throw StaleRead() }
             if let endAt = tracking.endAt {
                 try await Self.scheduleEnd(
-                    at: endAt, appID: appID, channelID: channelID, name: name, instanceID: instanceID, on: connection,
-                    logger: self.logger)
+                    at: endAt, appID: appID, channelID: channelID, name: name, instanceID: outcome.instanceID,
+                    on: connection, logger: self.logger)
             }
-            return decision
+            return outcome
         }
     }
 

@@ -7,7 +7,7 @@ enum RegistryStatements {
     static let all: [any NamedStatement.Type] = [Self.own, RegistryMaintenanceStatements.all].flatMap { $0 }
 
     private static let own: [any NamedStatement.Type] = [
-        TrackStatement.self, TrackReplaceStatement.self, ActivitySummariesStatement.self,
+        TrackStatement.self, TrackReplaceStatement.self, ConfirmStartsStatement.self, ActivitySummariesStatement.self,
         PushToStartSummariesStatement.self, SetPushToStart.self, DeletePushToStart.self, LockChannel.self,
         Untrack.self, Reconcile.self, MoveEndSchedule.self, MoveEndScheduleJob.self, InsertEndSchedule.self,
     ]
