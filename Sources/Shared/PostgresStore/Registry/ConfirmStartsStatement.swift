@@ -12,7 +12,7 @@ import PostgresNIO
 /// confirmed inside its own write); of two overlapping writes, the one that commits second commits before the other
 /// side's follow-up begins, so one of the two follow-ups sees both rows. The track statement reads no start attempt
 /// at all: a rotation, the common call, plans and starts no partitioned table.
-enum ConfirmStartsStatement: NamedStatement {
+struct ConfirmStartsStatement: PostgresPreparedStatement, NamedStatement {
     static let name = "lagw_confirm_starts_v1"
     static let sql = """
         WITH found AS (
@@ -38,13 +38,27 @@ enum ConfirmStartsStatement: NamedStatement {
         RETURNING l.id
         """
 
-    /// Runs it; how many instances it claimed.
+    var appID: Int64
+    var channels: [UUID]
+    var name: String
+
+    func makeBindings() throws -> PostgresBindings {
+        var bindings = PostgresBindings(capacity: 3)
+        bindings.append(self.appID)
+        bindings.append(self.channels)
+        bindings.append(self.name)
+        return bindings
+    }
+
+    func decodeRow(_ row: PostgresRow) throws -> Int64 { try row.decode(Int64.self) }
+
+    /// Runs it, prepared (planned once per connection: its update reaches every partition of `start_attempts`);
+    /// how many instances it claimed.
     @discardableResult
     static func run(appID: Int64, channels: [UUID], name: String, in database: Database) async throws -> Int {
-        let rows = try await database.client.query(
-            try Self.query(appID, channels, name), logger: database.logger)
+        let statement = Self(appID: appID, channels: channels, name: name)
         var claimed = 0
-        for try await _ in rows { claimed += 1 }
+        for try await _ in try await database.client.execute(statement, logger: database.logger) { claimed += 1 }
         return claimed
     }
 }
