@@ -16,14 +16,8 @@ extension PostgresActivityStore {
         var decision: ActivityTrackDecision
         /// The instance now current under the name.
         var instanceID: Int64
-
-        /// An instance started: once committed, `ConfirmStartsStatement` finds the start push it answers, if any.
-        var started: Bool {
-            switch self.decision {
-            case .start, .replace: true
-            case .unchanged, .rotate, .refuseEnded: false
-            }
-        }
+        /// An instance started that no start push claimed: once committed, `ConfirmStartsStatement` looks again.
+        var unclaimedStart = false
     }
 
     /// Runs on `connection` (inside the serialized path's transaction) or, through the batcher, on the pool. What
@@ -52,7 +46,9 @@ extension PostgresActivityStore {
         case .unchanged:
             return found.current.map { TrackOutcome(decision: decision, instanceID: $0.id) }
         case .start:
-            return found.startedID.map { TrackOutcome(decision: decision, instanceID: $0) }
+            return found.startedID.map {
+                TrackOutcome(decision: decision, instanceID: $0, unclaimedStart: !found.startClaimed)
+            }
         case .rotate:
             return found.rotatedID.map { TrackOutcome(decision: decision, instanceID: $0) }
         case .replace(let id):
@@ -63,7 +59,7 @@ extension PostgresActivityStore {
                 let rows = try await Self.run(
                     replace, on: connection, client: self.database.client, logger: self.logger)
             else { return nil }
-            return rows.first.map { TrackOutcome(decision: decision, instanceID: $0) }
+            return rows.first.map { TrackOutcome(decision: decision, instanceID: $0.id, unclaimedStart: !$0.claimed) }
         }
     }
 
@@ -96,7 +92,7 @@ extension PostgresActivityStore {
 /// name, so each write is matched back to its call by the instance id or by `(channel_id, name)`. They are calls of
 /// one app, `$11`, by which every table is read: on Citus the statement runs on the app's shard (docs/scaling.md).
 struct TrackStatement: PostgresPreparedStatement, NamedStatement {
-    static let name = "lagw_track_v12"
+    static let name = "lagw_track_v11"
     static let sql = """
         WITH input AS (
             SELECT x.channel_id, x.app_id, x.name, x.system_activity_id, nullif(x.token, '') AS token,
@@ -140,15 +136,28 @@ struct TrackStatement: PostgresPreparedStatement, NamedStatement {
         started AS (
             INSERT INTO live_activities
                 (app_id, channel_id, name, attributes_type, system_activity_id, push_token, environment,
-                 broadcast_channel_id, attributes, contract_version)
+                 broadcast_channel_id, attributes, contract_version, start_push_id)
             SELECT $11::int8, x.channel_id, x.name, x.attributes_type, x.system_activity_id, x.token, f.environment,
-                   x.broadcast, x.attributes, x.contract_version
+                   x.broadcast, x.attributes, x.contract_version,
+                   (SELECT sa.push_id FROM start_attempts sa
+                    WHERE sa.channel_id = x.channel_id AND sa.app_id = $11::int8 AND sa.name = x.name
+                      AND sa.attributes_type = x.attributes_type
+                      AND sa.outcome = 'pending' AND sa.window_until > now()
+                    ORDER BY sa.accepted_at DESC LIMIT 1)
             FROM found f JOIN input x ON x.n = f.n
             WHERE f.id IS NULL AND NOT f.requested_has_ended
-            RETURNING id, channel_id, name
+            RETURNING id, app_id, channel_id, name, attributes_type, start_push_id
+        ),
+        confirmed AS (
+            -- A push-to-start of this name accepted within the app's window became this activity.
+            UPDATE start_attempts sa SET outcome = 'started', started_at = now()
+            FROM started st
+            WHERE sa.channel_id = st.channel_id AND sa.app_id = $11::int8 AND sa.name = st.name
+              AND sa.attributes_type = st.attributes_type
+              AND sa.outcome = 'pending' AND sa.window_until > now()
         )
         SELECT x.n, f.environment, f.id, f.system_activity_id, f.push_token, f.attributes_type, f.state,
-               f.requested_has_ended, r.id, s.id, f.broadcast_channel_id
+               f.requested_has_ended, r.id, s.id, f.broadcast_channel_id, s.start_push_id IS NOT NULL
         FROM input x
         LEFT JOIN found f ON f.n = x.n
         LEFT JOIN rotated r ON r.id = f.id
@@ -172,6 +181,8 @@ struct TrackStatement: PostgresPreparedStatement, NamedStatement {
         var requestedHasEnded: Bool
         var rotatedID: Int64?
         var startedID: Int64?
+        /// The started instance is a start push's (an attempt was pending; `ConfirmStartsStatement`).
+        var startClaimed: Bool
     }
 
     struct Row: Sendable {
@@ -200,8 +211,10 @@ struct TrackStatement: PostgresPreparedStatement, NamedStatement {
     }
 
     func decodeRow(_ row: PostgresRow) throws -> Row {
-        let (n, environment, id, systemID, token, type, state, ended, rotated, started, broadcast) = try row.decode(
-            (Int64, String?, Int64?, String?, String?, String?, String?, Bool?, Int64?, Int64?, String?).self)
+        let (n, environment, id, systemID, token, type, state, ended, rotated, started, broadcast, claimed) =
+            try row.decode(
+                (Int64, String?, Int64?, String?, String?, String?, String?, Bool?, Int64?, Int64?, String?, Bool?)
+                    .self)
         guard let environment else { return Row(index: Int(n) - 1, found: nil) }
         var current: ActivityTrackDecision.Current?
         if let id, let systemID, let type, let state {
@@ -213,14 +226,14 @@ struct TrackStatement: PostgresPreparedStatement, NamedStatement {
             index: Int(n) - 1,
             found: Found(
                 environment: environment, current: current, requestedHasEnded: ended ?? false, rotatedID: rotated,
-                startedID: started))
+                startedID: started, startClaimed: claimed ?? false))
     }
 }
 
 /// Ends instance `replacing` as `replaced` and starts this activity under the name, in one statement: nothing starts
 /// unless that instance was still current.
 struct TrackReplaceStatement: PostgresPreparedStatement, NamedStatement {
-    static let name = "lagw_track_replace_v8"
+    static let name = "lagw_track_replace_v7"
     static let sql = """
         WITH replaced AS (
             UPDATE live_activities SET state = 'ended', ended_reason = 'replaced', ended_at = now()
@@ -230,12 +243,22 @@ struct TrackReplaceStatement: PostgresPreparedStatement, NamedStatement {
         inserted AS (
             INSERT INTO live_activities
                 (app_id, channel_id, name, attributes_type, system_activity_id, push_token, environment,
-                 broadcast_channel_id, attributes, contract_version)
-            SELECT $1, $2, $3, $4, $5, nullif($6, ''), $7, nullif($9, ''), nullif($10, '')::jsonb, $11::int8
+                 broadcast_channel_id, attributes, contract_version, start_push_id)
+            SELECT $1, $2, $3, $4, $5, nullif($6, ''), $7, nullif($9, ''), nullif($10, '')::jsonb, $11::int8,
+                   (SELECT sa.push_id FROM start_attempts sa
+                    WHERE sa.channel_id = $2 AND sa.app_id = $1 AND sa.name = $3 AND sa.attributes_type = $4
+                      AND sa.outcome = 'pending' AND sa.window_until > now()
+                    ORDER BY sa.accepted_at DESC LIMIT 1)
             WHERE EXISTS (SELECT 1 FROM replaced)
-            RETURNING id
+            RETURNING id, start_push_id
+        ),
+        confirmed AS (
+            -- A push-to-start of this name accepted within the app's window became this activity.
+            UPDATE start_attempts SET outcome = 'started', started_at = now()
+            WHERE channel_id = $2 AND app_id = $1 AND name = $3 AND attributes_type = $4 AND outcome = 'pending'
+              AND window_until > now() AND EXISTS (SELECT 1 FROM inserted)
         )
-        SELECT id FROM inserted
+        SELECT id, start_push_id IS NOT NULL FROM inserted
         """
 
     var appID: Int64
@@ -261,5 +284,6 @@ struct TrackReplaceStatement: PostgresPreparedStatement, NamedStatement {
         return bindings
     }
 
-    func decodeRow(_ row: PostgresRow) throws -> Int64 { try row.decode(Int64.self) }
+    /// The started instance, and whether a start push claimed it.
+    func decodeRow(_ row: PostgresRow) throws -> (id: Int64, claimed: Bool) { try row.decode((Int64, Bool).self) }
 }

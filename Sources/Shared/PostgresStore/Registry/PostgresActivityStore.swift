@@ -57,10 +57,9 @@ public struct PostgresActivityStore: ActivityStore {
             outcome = try await self.trackSerializedRetrying(
                 appID: appID, channelID: channelID, name: name, tracking, proof: proof)
         }
-        if outcome.started {
-            // Which start push, if any, this activity answers: a statement of its own, so that the track statement
-            // reads no start attempt (a partitioned table: its plan's start-up was a quarter of PostgreSQL's time per
-            // rotation), and that runs after this call committed (`ConfirmStartsStatement`).
+        if outcome.unclaimedStart {
+            // A start's chunk record may have written its attempt while this call ran, unseen by it (the record's
+            // own follow-up may not see this instance either: `ConfirmStartsStatement`).
             try await ConfirmStartsStatement.run(
                 appID: appID, channels: [channelID], name: name, in: self.database)
         }
