@@ -16,8 +16,9 @@ import PostgresNIO
 ///
 /// The track statement still confirms what it sees itself: with every start confirmed here instead (one statement
 /// and one commit more per start), `make bench-registry` lost 44% of its calls per second (2,032/s against 3,617/s,
-/// PostgreSQL 487 us per call against 185 us); a rotation alone, one call per statement under `pgbench`, had gained
-/// 20% without the start attempts in its plan, but under load ~6 calls share one statement and that start-up.
+/// PostgreSQL 487 us per call against 185 us, a third of its calls starts that confirm a pending attempt): what a
+/// rotation alone gained without the start attempts in its plan (20% of PostgreSQL's CPU per statement under
+/// `pgbench`, one call per statement) did not make up for a start's extra statement and commit.
 struct ConfirmStartsStatement: PostgresPreparedStatement, NamedStatement {
     static let name = "lagw_confirm_starts_v1"
     static let sql = """
