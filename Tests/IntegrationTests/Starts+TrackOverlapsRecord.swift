@@ -12,16 +12,15 @@ import Testing
     /// The track call reads first and commits last: its own follow-up confirms.
     @Test func aTrackThatCommitsAfterTheRecordConfirmsTheStart() async throws {
         try await GatewayHarness.run { gw in
-            let (app, channel, ledger, push, outcome) = try await Self.startChunk(gw)
-            let appID = try await Self.appID(gw, channel: channel)
-            let holder = gw.database
+            let start = try await StartChunk(gw, channels: 1)
+            let (app, channel, push, holder) = (start.app, start.channels[0], start.push, gw.database)
             let track = try await holder.transaction { connection in
                 // An uncommitted instance of the name: the track call's insert waits on it (the unique index).
                 try await connection.query(
                     """
                     INSERT INTO live_activities (app_id, channel_id, name, attributes_type, system_activity_id,
                                                  environment, push_token)
-                    VALUES (\(appID), \(UUID(uuidString: channel)!), 'game', 'MatchAttributes', 'blocker',
+                    VALUES (\(push.appID), \(UUID(uuidString: channel)!), 'game', 'MatchAttributes', 'blocker',
                             'development', \(hexToken(999)))
                     """, logger: holder.logger)
                 let track = Task {
@@ -31,7 +30,7 @@ import Testing
                 }
                 try await Self.waitForALockWait(gw, on: "x.proof, x.contract_version, x.n")
                 // The record commits while the track call waits; neither has seen the other.
-                #expect(try await ledger.record(outcome, push: push, seq: 0, lastOfBatch: true) != nil)
+                #expect(try await start.record() != nil)
                 #expect(try await Self.outcomes(gw, push.id) == "pending")
                 // Gone when this transaction commits: the track call's insert goes on.
                 try await connection.query(
@@ -48,9 +47,8 @@ import Testing
     /// The record reads first and commits last: the worker's follow-up confirms.
     @Test func aRecordThatCommitsAfterTheTrackConfirmsTheStart() async throws {
         try await GatewayHarness.run { gw in
-            let (app, channel, ledger, push, outcome) = try await Self.startChunk(gw)
-            let appID = try await Self.appID(gw, channel: channel)
-            let holder = gw.database
+            let start = try await StartChunk(gw, channels: 1)
+            let (app, channel, push, holder) = (start.app, start.channels[0], start.push, gw.database)
             let record = try await holder.transaction { connection in
                 // An uncommitted attempt with the record's key: the record's insert waits on it.
                 try await connection.query(
@@ -59,9 +57,9 @@ import Testing
                                                 window_until, push_created_at)
                     SELECT id, app_id, \(UUID(uuidString: channel)!), 'game', 'MatchAttributes', 'blocker',
                            now() + interval '1 hour', created_at
-                    FROM pushes WHERE id = \(push.id) AND app_id = \(appID)
+                    FROM pushes WHERE id = \(push.id) AND app_id = \(push.appID)
                     """, logger: holder.logger)
-                let record = Task { try await ledger.record(outcome, push: push, seq: 0, lastOfBatch: true) }
+                let record = Task { try await start.record() }
                 try await Self.waitForALockWait(gw, on: "INSERT INTO start_attempts")
                 // The device registers while the record waits: its call sees no attempt, and commits.
                 let tracked = try await gw.track(
@@ -78,30 +76,6 @@ import Testing
             #expect(try await Self.outcomes(gw, push.id) == "started")
             #expect(try await Self.claimedBy(gw, systemID: "early") == push.id)
         }
-    }
-
-    /// An app with one push-to-start channel, a start posted to it and its first chunk read, as a worker would,
-    /// with Apple's acceptance (no worker runs here).
-    static func startChunk(_ gw: GatewayHarness) async throws
-        -> (TestApp, String, DeliveryLedger, PushForDelivery, ChunkOutcome)
-    {
-        let app = try await gw.createApp()
-        let channel = try #require(try await gw.registerStarters(app, count: 1).first)
-        let posted = try await gw.request(
-            .post, "/api/push", json: StartConfirmationTests.start(name: "game"), auth: app.server)
-        let pushID = try #require((posted.json["push_ids"] as? [String])?.first.flatMap(UUID.init(uuidString:)))
-        let ledger = DeliveryLedger(database: gw.database)
-        let push = try #require(try await ledger.push(pushID))
-        let (targets, _) = try await ledger.firstChunk(of: push, limit: 10)
-        try #require(targets.count == 1)
-        var outcome = ChunkOutcome(cursor: targets[0].channelID, processed: 1, sendStartedAt: Date())
-        outcome.accepted = targets
-        return (app, channel, ledger, push, outcome)
-    }
-
-    static func appID(_ gw: GatewayHarness, channel: String) async throws -> Int64 {
-        try await gw.database.scalar(
-            "SELECT app_id FROM channels WHERE id = \(UUID(uuidString: channel)!)", as: Int64.self)
     }
 
     /// Waits until a statement of this database whose text has `text` (within its first 1,024 bytes, what

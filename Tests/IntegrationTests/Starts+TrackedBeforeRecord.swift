@@ -8,17 +8,8 @@ import Testing
 @Suite struct StartTrackedBeforeRecordTests {
     @Test func aStartTrackedBeforeItsChunkIsRecordedCountsAsStarted() async throws {
         try await GatewayHarness.run { gw in
-            let app = try await gw.createApp()
-            let channels = try await gw.registerStarters(app, count: 3)
-            let posted = try await gw.request(
-                .post, "/api/push", json: StartConfirmationTests.start(name: "game"), auth: app.server)
-            let pushID = try #require((posted.json["push_ids"] as? [String])?.first.flatMap(UUID.init(uuidString:)))
-
-            // What a worker does (no worker runs here): read the push, select its first chunk, send it (not here).
-            let ledger = DeliveryLedger(database: gw.database)
-            let push = try #require(try await ledger.push(pushID))
-            let (targets, _) = try await ledger.firstChunk(of: push, limit: 10)
-            #expect(targets.count == 3)
+            let start = try await StartChunk(gw, channels: 3)
+            let (app, channels, pushID) = (start.app, start.channels, start.push.id)
 
             // Two devices register the started activity before the chunk's record.
             for (n, channel) in channels.prefix(2).enumerated() {
@@ -27,9 +18,7 @@ import Testing
                     attributesType: "MatchAttributes")
                 #expect(tracked.status == .created, "\(tracked.text)")
             }
-            var outcome = ChunkOutcome(cursor: targets[2].channelID, processed: 3, sendStartedAt: Date())
-            outcome.accepted = targets
-            #expect(try await ledger.record(outcome, push: push, seq: 0, lastOfBatch: true) != nil)
+            #expect(try await start.record() != nil)
 
             let outcomes = try await gw.database.scalar(
                 """
