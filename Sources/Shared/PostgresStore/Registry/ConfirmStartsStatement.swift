@@ -10,7 +10,8 @@ import PostgresNIO
 /// (the gateway) each confirm what they find of the other, but under read committed two statements that overlap see
 /// neither's rows, and the attempt stayed `pending` although the activity started (the device end-to-end test caught
 /// it on a loaded CI machine). So each side, after its own write committed, runs this statement: the worker for the
-/// channels of the chunk it recorded, the gateway for an instance it started unclaimed. Of two overlapping writes,
+/// channels of the chunk it recorded, the gateway for an instance it started unclaimed on a channel with a
+/// push-to-start token for the instance's type (without one, no start was sent there). Of two overlapping writes,
 /// the one that commits second commits before the other side's follow-up begins, so one of the two follow-ups sees
 /// both rows.
 ///

@@ -16,8 +16,11 @@ extension PostgresActivityStore {
         var decision: ActivityTrackDecision
         /// The instance now current under the name.
         var instanceID: Int64
-        /// An instance started that no start push claimed: once committed, `ConfirmStartsStatement` looks again.
-        var unclaimedStart = false
+        /// An instance started that no start push claimed, on a channel that has a push-to-start token for its type:
+        /// once committed, `ConfirmStartsStatement` looks again. (Without such a token no start can have been sent
+        /// to the channel for that type; a local start there, the common one, costs no statement more: the look
+        /// after every unclaimed start cost `bench registry` without pending starts 40% of its calls per second.)
+        var unconfirmedStart = false
     }
 
     /// Runs on `connection` (inside the serialized path's transaction) or, through the batcher, on the pool. What
@@ -47,7 +50,7 @@ extension PostgresActivityStore {
             return found.current.map { TrackOutcome(decision: decision, instanceID: $0.id) }
         case .start:
             return found.startedID.map {
-                TrackOutcome(decision: decision, instanceID: $0, unclaimedStart: !found.startClaimed)
+                TrackOutcome(decision: decision, instanceID: $0, unconfirmedStart: found.startMayBeUnseen)
             }
         case .rotate:
             return found.rotatedID.map { TrackOutcome(decision: decision, instanceID: $0) }
@@ -59,7 +62,9 @@ extension PostgresActivityStore {
                 let rows = try await Self.run(
                     replace, on: connection, client: self.database.client, logger: self.logger)
             else { return nil }
-            return rows.first.map { TrackOutcome(decision: decision, instanceID: $0.id, unclaimedStart: !$0.claimed) }
+            return rows.first.map {
+                TrackOutcome(decision: decision, instanceID: $0.id, unconfirmedStart: $0.mayBeUnseen)
+            }
         }
     }
 
@@ -92,7 +97,7 @@ extension PostgresActivityStore {
 /// name, so each write is matched back to its call by the instance id or by `(channel_id, name)`. They are calls of
 /// one app, `$11`, by which every table is read: on Citus the statement runs on the app's shard (docs/scaling.md).
 struct TrackStatement: PostgresPreparedStatement, NamedStatement {
-    static let name = "lagw_track_v11"
+    static let name = "lagw_track_v12"
     static let sql = """
         WITH input AS (
             SELECT x.channel_id, x.app_id, x.name, x.system_activity_id, nullif(x.token, '') AS token,
@@ -157,7 +162,10 @@ struct TrackStatement: PostgresPreparedStatement, NamedStatement {
               AND sa.outcome = 'pending' AND sa.window_until > now()
         )
         SELECT x.n, f.environment, f.id, f.system_activity_id, f.push_token, f.attributes_type, f.state,
-               f.requested_has_ended, r.id, s.id, f.broadcast_channel_id, s.start_push_id IS NOT NULL
+               f.requested_has_ended, r.id, s.id, f.broadcast_channel_id,
+               s.start_push_id IS NULL AND EXISTS (
+                   SELECT 1 FROM push_to_start_tokens p
+                   WHERE p.channel_id = x.channel_id AND p.attributes_type = x.attributes_type AND p.app_id = $11::int8)
         FROM input x
         LEFT JOIN found f ON f.n = x.n
         LEFT JOIN rotated r ON r.id = f.id
@@ -181,8 +189,9 @@ struct TrackStatement: PostgresPreparedStatement, NamedStatement {
         var requestedHasEnded: Bool
         var rotatedID: Int64?
         var startedID: Int64?
-        /// The started instance is a start push's (an attempt was pending; `ConfirmStartsStatement`).
-        var startClaimed: Bool
+        /// The started instance is no start push's yet, and the channel has a push-to-start token for its type: a
+        /// start's record may be writing an attempt this statement could not see (`ConfirmStartsStatement`).
+        var startMayBeUnseen: Bool
     }
 
     struct Row: Sendable {
@@ -211,7 +220,7 @@ struct TrackStatement: PostgresPreparedStatement, NamedStatement {
     }
 
     func decodeRow(_ row: PostgresRow) throws -> Row {
-        let (n, environment, id, systemID, token, type, state, ended, rotated, started, broadcast, claimed) =
+        let (n, environment, id, systemID, token, type, state, ended, rotated, started, broadcast, unseen) =
             try row.decode(
                 (Int64, String?, Int64?, String?, String?, String?, String?, Bool?, Int64?, Int64?, String?, Bool?)
                     .self)
@@ -226,14 +235,14 @@ struct TrackStatement: PostgresPreparedStatement, NamedStatement {
             index: Int(n) - 1,
             found: Found(
                 environment: environment, current: current, requestedHasEnded: ended ?? false, rotatedID: rotated,
-                startedID: started, startClaimed: claimed ?? false))
+                startedID: started, startMayBeUnseen: unseen ?? false))
     }
 }
 
 /// Ends instance `replacing` as `replaced` and starts this activity under the name, in one statement: nothing starts
 /// unless that instance was still current.
 struct TrackReplaceStatement: PostgresPreparedStatement, NamedStatement {
-    static let name = "lagw_track_replace_v7"
+    static let name = "lagw_track_replace_v8"
     static let sql = """
         WITH replaced AS (
             UPDATE live_activities SET state = 'ended', ended_reason = 'replaced', ended_at = now()
@@ -258,7 +267,9 @@ struct TrackReplaceStatement: PostgresPreparedStatement, NamedStatement {
             WHERE channel_id = $2 AND app_id = $1 AND name = $3 AND attributes_type = $4 AND outcome = 'pending'
               AND window_until > now() AND EXISTS (SELECT 1 FROM inserted)
         )
-        SELECT id, start_push_id IS NOT NULL FROM inserted
+        SELECT id, start_push_id IS NULL AND EXISTS (
+                   SELECT 1 FROM push_to_start_tokens WHERE channel_id = $2 AND attributes_type = $4 AND app_id = $1)
+        FROM inserted
         """
 
     var appID: Int64
@@ -284,6 +295,6 @@ struct TrackReplaceStatement: PostgresPreparedStatement, NamedStatement {
         return bindings
     }
 
-    /// The started instance, and whether a start push claimed it.
-    func decodeRow(_ row: PostgresRow) throws -> (id: Int64, claimed: Bool) { try row.decode((Int64, Bool).self) }
+    /// The started instance, and whether a start's record may be writing an attempt for it unseen (as `TrackStatement`).
+    func decodeRow(_ row: PostgresRow) throws -> (id: Int64, mayBeUnseen: Bool) { try row.decode((Int64, Bool).self) }
 }

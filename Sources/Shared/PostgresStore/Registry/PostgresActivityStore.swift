@@ -57,7 +57,7 @@ public struct PostgresActivityStore: ActivityStore {
             outcome = try await self.trackSerializedRetrying(
                 appID: appID, channelID: channelID, name: name, tracking, proof: proof)
         }
-        if outcome.unclaimedStart {
+        if outcome.unconfirmedStart {
             // A start's chunk record may have written its attempt while this call ran, unseen by it (the record's
             // own follow-up may not see this instance either: `ConfirmStartsStatement`).
             try await ConfirmStartsStatement.run(
