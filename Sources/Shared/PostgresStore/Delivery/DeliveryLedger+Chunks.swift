@@ -55,7 +55,7 @@ extension DeliveryLedger {
         let goesOn = try await self.recordOnly(
             outcome, push: push, seq: seq, lastOfBatch: lastOfBatch, deferStamps: deferStamps, runner: runner)
         if push.targets.event == .start, !outcome.accepted.isEmpty, let name = push.targets.name {
-            try await ConfirmStartsStatement.run(
+            await ConfirmStartsStatement.run(
                 appID: push.appID, channels: outcome.accepted.map(\.channelID), name: name, in: self.database)
         }
         return goesOn

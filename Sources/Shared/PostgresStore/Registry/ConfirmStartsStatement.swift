@@ -61,12 +61,19 @@ struct ConfirmStartsStatement: PostgresPreparedStatement, NamedStatement {
     func decodeRow(_ row: PostgresRow) throws -> Int64 { try row.decode(Int64.self) }
 
     /// Runs it, prepared (planned once per connection: its update reaches every partition of `start_attempts`);
-    /// how many instances it claimed.
+    /// how many instances it claimed. A failure is logged, not thrown: the write it follows committed, and the
+    /// caller's answer must say so (a retried track call finds its instance unchanged and looks no more; a record
+    /// is not run again); what is lost is one start counted `not_started` that started.
     @discardableResult
-    static func run(appID: Int64, channels: [UUID], name: String, in database: Database) async throws -> Int {
+    static func run(appID: Int64, channels: [UUID], name: String, in database: Database) async -> Int {
         let statement = Self(appID: appID, channels: channels, name: name)
         var claimed = 0
-        for try await _ in try await database.client.execute(statement, logger: database.logger) { claimed += 1 }
+        do {
+            for try await _ in try await database.client.execute(statement, logger: database.logger) { claimed += 1 }
+        } catch {
+            database.logger.warning(
+                "start confirmation after a commit failed", metadata: ["error": "\(String(reflecting: error))"])
+        }
         return claimed
     }
 }

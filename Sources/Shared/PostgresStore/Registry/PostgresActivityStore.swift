@@ -60,7 +60,7 @@ public struct PostgresActivityStore: ActivityStore {
         if outcome.unconfirmedStart {
             // A start's chunk record may have written its attempt while this call ran, unseen by it (the record's
             // own follow-up may not see this instance either: `ConfirmStartsStatement`).
-            try await ConfirmStartsStatement.run(
+            await ConfirmStartsStatement.run(
                 appID: appID, channels: [channelID], name: name, in: self.database)
         }
         return outcome.decision
