@@ -97,7 +97,7 @@ extension PostgresActivityStore {
 /// name, so each write is matched back to its call by the instance id or by `(channel_id, name)`. They are calls of
 /// one app, `$11`, by which every table is read: on Citus the statement runs on the app's shard (docs/scaling.md).
 struct TrackStatement: PostgresPreparedStatement, NamedStatement {
-    static let name = "lagw_track_v12"
+    static let name = "lagw_track_v13"
     static let sql = """
         WITH input AS (
             SELECT x.channel_id, x.app_id, x.name, x.system_activity_id, nullif(x.token, '') AS token,
@@ -163,9 +163,11 @@ struct TrackStatement: PostgresPreparedStatement, NamedStatement {
         )
         SELECT x.n, f.environment, f.id, f.system_activity_id, f.push_token, f.attributes_type, f.state,
                f.requested_has_ended, r.id, s.id, f.broadcast_channel_id,
-               s.start_push_id IS NULL AND EXISTS (
+               -- Probed only for a start no attempt claimed (a CASE is evaluated in order): not for a rotation.
+               CASE WHEN s.id IS NOT NULL AND s.start_push_id IS NULL THEN EXISTS (
                    SELECT 1 FROM push_to_start_tokens p
                    WHERE p.channel_id = x.channel_id AND p.attributes_type = x.attributes_type AND p.app_id = $11::int8)
+               ELSE false END
         FROM input x
         LEFT JOIN found f ON f.n = x.n
         LEFT JOIN rotated r ON r.id = f.id
