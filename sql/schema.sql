@@ -893,7 +893,8 @@ CREATE TABLE public.start_attempts (
     outcome text DEFAULT 'pending'::text NOT NULL,
     started_at timestamp with time zone,
     push_created_at timestamp with time zone NOT NULL,
-    CONSTRAINT start_attempts_outcome_check CHECK ((outcome = ANY (ARRAY['pending'::text, 'started'::text])))
+    CONSTRAINT start_attempts_outcome_check CHECK ((outcome = ANY (ARRAY['pending'::text, 'started'::text]))),
+    CONSTRAINT start_attempts_window_bound CHECK (((window_until - push_created_at) <= '48:00:00'::interval))
 )
 PARTITION BY RANGE (push_created_at);
 
@@ -1225,7 +1226,8 @@ CREATE TABLE public.start_attempts_default (
     outcome text DEFAULT 'pending'::text NOT NULL,
     started_at timestamp with time zone,
     push_created_at timestamp with time zone NOT NULL,
-    CONSTRAINT start_attempts_outcome_check CHECK ((outcome = ANY (ARRAY['pending'::text, 'started'::text])))
+    CONSTRAINT start_attempts_outcome_check CHECK ((outcome = ANY (ARRAY['pending'::text, 'started'::text]))),
+    CONSTRAINT start_attempts_window_bound CHECK (((window_until - push_created_at) <= '48:00:00'::interval))
 );
 
 --

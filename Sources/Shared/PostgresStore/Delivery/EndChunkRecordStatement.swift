@@ -6,7 +6,7 @@ import PostgresNIO
 /// The record of a chunk of an `end`: `UpdateChunkRecordStatement`'s statement (the same parameters), whose stamp
 /// also ends each instance it reaches, and without update budgets (an end has none).
 struct EndChunkRecordStatement: ChunkRecordStatement {
-    static let name = "lagw_end_chunk_record_v3"
+    static let name = "lagw_end_chunk_record_v4"
     static let sql = """
         WITH clock AS (
             SELECT now() AS now, now() - interval '1 hour' AS hour_ago,
@@ -16,9 +16,10 @@ struct EndChunkRecordStatement: ChunkRecordStatement {
             INSERT INTO start_attempts (push_id, app_id, channel_id, name, attributes_type, token, window_until,
                                         push_created_at)
             SELECT $1::uuid, $2::int8, x.c, $3::text, $4::text, x.t,
-                   now() + (SELECT start_confirm_window FROM apps WHERE id = $2::int8),
-                   (SELECT created_at FROM pushes WHERE id = $1::uuid AND app_id = $2::int8)
+                   least(now() + a.start_confirm_window, p.created_at + \(StartAttemptBound.afterPush)), p.created_at
             FROM unnest($5::uuid[], $6::text[]) AS x(c, t)
+            CROSS JOIN (SELECT start_confirm_window FROM apps WHERE id = $2::int8) a
+            CROSS JOIN (SELECT created_at FROM pushes WHERE id = $1::uuid AND app_id = $2::int8) p
             ON CONFLICT (push_id, channel_id, push_created_at, app_id) DO NOTHING
         ),
         budgeted AS (

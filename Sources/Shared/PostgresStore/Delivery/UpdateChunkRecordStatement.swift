@@ -3,7 +3,8 @@ import LiveActivitiesCore
 import NIOCore
 import PostgresNIO
 
-/// The record of a chunk of an update or a start (`DeliveryLedger.record`), one statement: start attempts, update
+/// The record of a chunk of an update or a start (`DeliveryLedger.record`), one statement: start attempts (their
+/// window the app's, closing by `StartAttemptBound` after the push), update
 /// budgets, the instances' delivery stamps (in place, or deferred to one `delivery_stamps` row), and the chunk's counts
 /// and cursor on its batch row, answering the batch's state and superseding count. A batch that was stopped while the
 /// chunk was in flight takes back from its `canceled` what the chunk did process. Unless `$28` (the batch's last
@@ -21,7 +22,7 @@ import PostgresNIO
 /// Prepared: PostgreSQL planned the statement's eight parts for every chunk, 2.0 s of planning against 1.4 s of
 /// execution for a million targets (`pg_stat_statements.track_planning`). An end's record is `EndChunkRecordStatement`.
 struct UpdateChunkRecordStatement: ChunkRecordStatement {
-    static let name = "lagw_update_chunk_record_v4"
+    static let name = "lagw_update_chunk_record_v5"
     static let sql = """
         WITH clock AS (
             SELECT now() AS now, now() - interval '1 hour' AS hour_ago,
@@ -31,9 +32,10 @@ struct UpdateChunkRecordStatement: ChunkRecordStatement {
             INSERT INTO start_attempts (push_id, app_id, channel_id, name, attributes_type, token, window_until,
                                         push_created_at)
             SELECT $1::uuid, $2::int8, x.c, $3::text, $4::text, x.t,
-                   now() + (SELECT start_confirm_window FROM apps WHERE id = $2::int8),
-                   (SELECT created_at FROM pushes WHERE id = $1::uuid AND app_id = $2::int8)
+                   least(now() + a.start_confirm_window, p.created_at + \(StartAttemptBound.afterPush)), p.created_at
             FROM unnest($5::uuid[], $6::text[]) AS x(c, t)
+            CROSS JOIN (SELECT start_confirm_window FROM apps WHERE id = $2::int8) a
+            CROSS JOIN (SELECT created_at FROM pushes WHERE id = $1::uuid AND app_id = $2::int8) p
             ON CONFLICT (push_id, channel_id, push_created_at, app_id) DO NOTHING
         ),
         budgeted AS (

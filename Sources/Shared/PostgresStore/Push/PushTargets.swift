@@ -261,6 +261,7 @@ extension PushTargets {
     /// confirmation window, unless `restart`; and where the channel had its budget of starts in the last hour. The
     /// attempts' probes are ranges of one index, (channel, end of window): open windows, windows ending after the last
     /// hour began (an attempt of the hour has one), windows ending after the token's registration, latest first.
+    /// Each reads only the partitions of pushes made since the window's end less `StartAttemptBound`.
     /// Each names the app by its parameter, not `t.app_id`: Citus routes a correlated subquery to the app's shard only
     /// by a value ("correlated subqueries are not supported when the FROM clause contains a CTE or subquery").
     func startHold(_ sql: inout SQLBuilder, pushID: UUID?) -> String {
@@ -274,6 +275,7 @@ extension PushTargets {
                       AND l.state = 'active' AND l.started_at > now() - t.activity_max_age LIMIT 1) IS NOT NULL
                      OR (SELECT true FROM start_attempts s
                          WHERE s.channel_id = t.channel_id AND s.app_id = \(app) AND s.window_until > now()
+                         AND \(StartAttemptBound.pushCreated("s", windowEndsAfter: "now()"))
                          AND s.name = \(name) AND s.outcome = 'pending' AND s.push_id <> \(own) LIMIT 1)
                         IS NOT NULL)
                  THEN \(TargetHold.alreadyActive.rawValue)
@@ -283,11 +285,13 @@ extension PushTargets {
                      FROM (SELECT s.outcome, s.window_until FROM start_attempts s
                            WHERE s.channel_id = t.channel_id AND s.app_id = \(app)
                              AND s.window_until > t.registered_again_at
+                             AND \(StartAttemptBound.pushCreated("s", windowEndsAfter: "t.registered_again_at"))
                              AND s.token = t.token AND s.accepted_at > t.registered_again_at AND s.push_id <> \(own)
                            ORDER BY s.window_until DESC LIMIT t.suspect_after_starts) x)
                  THEN \(TargetHold.suspectToken.rawValue)
                  WHEN (SELECT count(*) FROM start_attempts s WHERE s.channel_id = t.channel_id AND s.app_id = \(app)
                        AND s.window_until > now() - interval '1 hour' AND s.accepted_at > now() - interval '1 hour'
+                       AND \(StartAttemptBound.pushCreated("s", windowEndsAfter: "now() - interval '1 hour'"))
                        AND s.push_id <> \(own))
                       >= t.starts_per_channel_per_hour
                  THEN \(TargetHold.startBudget.rawValue)

@@ -21,7 +21,7 @@ import PostgresNIO
 /// rotation alone gained without the start attempts in its plan (20% of PostgreSQL's CPU per statement under
 /// `pgbench`, one call per statement) did not make up for a start's extra statement and commit.
 struct ConfirmStartsStatement: PostgresPreparedStatement, NamedStatement {
-    static let name = "lagw_confirm_starts_v1"
+    static let name = "lagw_confirm_starts_v2"
     static let sql = """
         WITH found AS (
             SELECT l.id, l.channel_id, l.attributes_type, l.started_at
@@ -34,6 +34,7 @@ struct ConfirmStartsStatement: PostgresPreparedStatement, NamedStatement {
             FROM found f
             WHERE sa.channel_id = f.channel_id AND sa.app_id = $1::int8 AND sa.name = $3::text
               AND sa.attributes_type = f.attributes_type AND sa.outcome = 'pending' AND sa.window_until > now()
+              AND \(StartAttemptBound.pushCreated("sa", windowEndsAfter: "now()"))
               AND sa.push_created_at <= f.started_at
             RETURNING sa.channel_id, sa.push_id, sa.accepted_at
         )

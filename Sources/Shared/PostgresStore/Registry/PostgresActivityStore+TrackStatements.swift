@@ -97,7 +97,7 @@ extension PostgresActivityStore {
 /// name, so each write is matched back to its call by the instance id or by `(channel_id, name)`. They are calls of
 /// one app, `$11`, by which every table is read: on Citus the statement runs on the app's shard (docs/scaling.md).
 struct TrackStatement: PostgresPreparedStatement, NamedStatement {
-    static let name = "lagw_track_v13"
+    static let name = "lagw_track_v14"
     static let sql = """
         WITH input AS (
             SELECT x.channel_id, x.app_id, x.name, x.system_activity_id, nullif(x.token, '') AS token,
@@ -148,6 +148,7 @@ struct TrackStatement: PostgresPreparedStatement, NamedStatement {
                     WHERE sa.channel_id = x.channel_id AND sa.app_id = $11::int8 AND sa.name = x.name
                       AND sa.attributes_type = x.attributes_type
                       AND sa.outcome = 'pending' AND sa.window_until > now()
+                      AND \(StartAttemptBound.pushCreated("sa", windowEndsAfter: "now()"))
                     ORDER BY sa.accepted_at DESC LIMIT 1)
             FROM found f JOIN input x ON x.n = f.n
             WHERE f.id IS NULL AND NOT f.requested_has_ended
@@ -160,6 +161,7 @@ struct TrackStatement: PostgresPreparedStatement, NamedStatement {
             WHERE sa.channel_id = st.channel_id AND sa.app_id = $11::int8 AND sa.name = st.name
               AND sa.attributes_type = st.attributes_type
               AND sa.outcome = 'pending' AND sa.window_until > now()
+              AND \(StartAttemptBound.pushCreated("sa", windowEndsAfter: "now()"))
         )
         SELECT x.n, f.environment, f.id, f.system_activity_id, f.push_token, f.attributes_type, f.state,
                f.requested_has_ended, r.id, s.id, f.broadcast_channel_id,
@@ -244,7 +246,7 @@ struct TrackStatement: PostgresPreparedStatement, NamedStatement {
 /// Ends instance `replacing` as `replaced` and starts this activity under the name, in one statement: nothing starts
 /// unless that instance was still current.
 struct TrackReplaceStatement: PostgresPreparedStatement, NamedStatement {
-    static let name = "lagw_track_replace_v8"
+    static let name = "lagw_track_replace_v9"
     static let sql = """
         WITH replaced AS (
             UPDATE live_activities SET state = 'ended', ended_reason = 'replaced', ended_at = now()
@@ -259,6 +261,7 @@ struct TrackReplaceStatement: PostgresPreparedStatement, NamedStatement {
                    (SELECT sa.push_id FROM start_attempts sa
                     WHERE sa.channel_id = $2 AND sa.app_id = $1 AND sa.name = $3 AND sa.attributes_type = $4
                       AND sa.outcome = 'pending' AND sa.window_until > now()
+                      AND \(StartAttemptBound.pushCreated("sa", windowEndsAfter: "now()"))
                     ORDER BY sa.accepted_at DESC LIMIT 1)
             WHERE EXISTS (SELECT 1 FROM replaced)
             RETURNING id, start_push_id
@@ -268,6 +271,7 @@ struct TrackReplaceStatement: PostgresPreparedStatement, NamedStatement {
             UPDATE start_attempts SET outcome = 'started', started_at = now()
             WHERE channel_id = $2 AND app_id = $1 AND name = $3 AND attributes_type = $4 AND outcome = 'pending'
               AND window_until > now() AND EXISTS (SELECT 1 FROM inserted)
+              AND \(StartAttemptBound.pushCreated("start_attempts", windowEndsAfter: "now()"))
         )
         SELECT id, start_push_id IS NULL AND EXISTS (
                    SELECT 1 FROM push_to_start_tokens WHERE channel_id = $2 AND attributes_type = $4 AND app_id = $1)
