@@ -53,6 +53,16 @@ import Testing
         }
     }
 
+    /// A start sent 48 hours after its push was made writes no attempt (no window is left to open).
+    @Test func aStartSentPastTheBoundWritesNoAttempt() async throws {
+        try await GatewayHarness.run { gw in
+            let start = try await StartChunk(gw, channels: 1)
+            try await Self.age(start.push.id, by: "48 hours 1 minute", gw)
+            #expect(try await start.record() != nil)
+            #expect(try await StartTrackOverlapsRecordTests.outcomes(gw, start.push.id) == nil)
+        }
+    }
+
     /// A window past the bound is refused by the table itself.
     @Test func anAttemptPastTheBoundIsRefused() async throws {
         try await GatewayHarness.run { gw in

@@ -36,6 +36,7 @@ struct UpdateChunkRecordStatement: ChunkRecordStatement {
             FROM unnest($5::uuid[], $6::text[]) AS x(c, t)
             CROSS JOIN (SELECT start_confirm_window FROM apps WHERE id = $2::int8) a
             CROSS JOIN (SELECT created_at FROM pushes WHERE id = $1::uuid AND app_id = $2::int8) p
+            WHERE p.created_at + \(StartAttemptBound.afterPush) > now()
             ON CONFLICT (push_id, channel_id, push_created_at, app_id) DO NOTHING
         ),
         budgeted AS (
