@@ -23,7 +23,6 @@ struct ActivityRoutes {
         device.delete("channels/{channel_id}/live-activities/{name}", use: self.untrack)
     }
 
-    struct Result: Encodable, Sendable { var result: String }
     struct Count: Encodable, Sendable {
         var count: Int
         var key: String
@@ -33,13 +32,13 @@ struct ActivityRoutes {
         }
     }
 
-    @Sendable func setPushToStart(_ request: Request, context: GatewayContext) async throws -> OK<Result> {
+    @Sendable func setPushToStart(_ request: Request, context: GatewayContext) async throws -> OKResult {
         let tenant = try context.requireTenant()
         let (channelID, type) = (try await self.access.channelID(request, context), try Self.attributesType(context))
         let body = try await request.decodeJSON(PushToStartRegistration.self, limit: self.bodyLimit)
         let result = try await self.activities.setPushToStart(
             appID: tenant.appID, channelID: channelID, attributesType: type, body)
-        return OK(Result(result: result.rawValue), status: result == .created ? .created : .ok)
+        return OKResult(result.rawValue, status: result == .created ? .created : .ok)
     }
 
     @Sendable func deletePushToStart(_ request: Request, context: GatewayContext) async throws -> OK<Count> {
@@ -50,7 +49,7 @@ struct ActivityRoutes {
         return OK(Count(count: deleted, key: "deleted"))
     }
 
-    @Sendable func track(_ request: Request, context: GatewayContext) async throws -> OK<Result> {
+    @Sendable func track(_ request: Request, context: GatewayContext) async throws -> OKResult {
         let tenant = try context.requireTenant()
         let (channelID, name) = (try ChannelRoutes.channelID(context), try Self.name(context))
         let body = try await request.decodeJSON(ActivityTracking.self, limit: self.bodyLimit)
@@ -58,7 +57,7 @@ struct ActivityRoutes {
         let decision = try await self.activities.track(
             appID: tenant.appID, channelID: channelID, name: name, body, proof: ChannelAccess.proof(request, tenant))
         let created = decision == .start || { if case .replace = decision { true } else { false } }()
-        return OK(Result(result: decision.result), status: created ? .created : .ok)
+        return OKResult(decision.result, status: created ? .created : .ok)
     }
 
     struct Ended: Encodable, Sendable { var ended: Int, recorded: Bool }

@@ -29,7 +29,7 @@ extension Request {
         let data = Data(buffer: buffer)
         // NUL and other control characters are refused wherever they are, by the path of the first (a NUL reached
         // PostgreSQL as a 500 before). Free text may keep tab and line feeds; names and ids refuse those too.
-        if ControlCharacters.mayOccur(inJSON: buffer.readableBytesView),
+        if buffer.withUnsafeReadableBytes({ ControlCharacters.mayOccur(inJSON: $0) }),
             let any = try? jsonBodyDecoder.decode(JSONValue.self, from: data),
             let path = ControlCharacters.path(in: any)
         {

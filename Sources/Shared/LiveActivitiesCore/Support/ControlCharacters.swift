@@ -15,21 +15,30 @@ public enum ControlCharacters {
 
     /// Whether any string (or key) of a JSON text may carry one: an escape `\u00XX` of one, a raw DEL or a raw C1
     /// (raw C0 characters are not valid JSON inside strings). A fast pass over the bytes; `path(in:)` then names it.
-    public static func mayOccur(inJSON bytes: some Sequence<UInt8>) -> Bool {
-        var iterator = bytes.makeIterator()
+    /// Over the bytes in place (a generic sequence from another module ran unspecialized: 3.3% of the gateway's CPU
+    /// under the registry bench, `perf`).
+    public static func mayOccur(inJSON bytes: UnsafeRawBufferPointer) -> Bool {
+        let count = bytes.count
+        var index = 0
         var previous: UInt8 = 0
-        while let byte = iterator.next() {
+        while index < count {
+            let byte = bytes[index]
+            index += 1
             if byte == 0x7F || (previous == 0xC2 && (0x80...0x9F).contains(byte)) { return true }
             previous = byte
             guard byte == UInt8(ascii: "\\") else { continue }
-            guard let escaped = iterator.next() else { return false }
+            guard index < count else { return false }
+            let escaped = bytes[index]
+            index += 1
             previous = 0
             guard escaped == UInt8(ascii: "u") else { continue }
+            guard index + 4 <= count else { return false }
             var value: UInt32 = 0
-            for _ in 0..<4 {
-                guard let digit = iterator.next(), let nibble = Self.hexValue(digit) else { return false }
+            for digit in bytes[index..<index + 4] {
+                guard let nibble = Self.hexValue(digit) else { return false }
                 value = value << 4 | nibble
             }
+            index += 4
             if let scalar = Unicode.Scalar(value), Self.isForbidden(scalar) { return true }
         }
         return false
