@@ -32,19 +32,20 @@ struct RegistryCeilings {
                 format: "   %.0f requests/s at p99 %.2f ms; gateway %.0f us of CPU per request", rate, p99,
                 gatewayCPU * 1e6 / Double(max(requests, 1))))
 
-        let clients = self.knobs.string("PGBENCH_CLIENTS", "8")
+        let clients = max(1, Int(self.knobs.string("PGBENCH_CLIENTS", "8")) ?? 8)
         print(
             "== ceiling: PostgreSQL alone (pgbench, the track statement, one call each, \(clients) clients, \(duration))"
         )
         let script = self.stack.work + "/track.pgbench"
-        try Self.pgbenchScript(channels: self.channels).write(toFile: script, atomically: true, encoding: .utf8)
+        try Self.pgbenchScript(channels: self.channels, clients: clients).write(
+            toFile: script, atomically: true, encoding: .utf8)
         let pgBefore = ProcessCPU.postgres(dataDirectory: self.stack.pgData)
         let seconds = Self.seconds(duration)
         let output = try await ChildProcess.output(
             "/usr/bin/env",
             [
                 "pgbench", "-h", "127.0.0.1", "-p", "\(self.pgPort)", "-U", "postgres", "-n", "-M", "prepared",
-                "-c", clients, "-j", "2", "-T", "\(seconds)", "-f", script, "postgres",
+                "-c", "\(clients)", "-j", "2", "-T", "\(seconds)", "-f", script, "postgres",
             ])
         let pgCPU = ProcessCPU.postgres(dataDirectory: self.stack.pgData) - pgBefore
         var transactions = 0
@@ -66,8 +67,11 @@ struct RegistryCeilings {
 
     /// The track statement (`TrackStatement.sql`) for one random channel of the seed: a new token each time (half
     /// the channels rotate, half start), its secret's proof. The channel's id is looked up by install id inside the
-    /// statement (pgbench cannot pick from a list of UUIDs): one index probe more than the gateway's call.
-    static func pgbenchScript(channels: Int) -> String {
+    /// statement (pgbench cannot pick from a list of UUIDs): one index probe more than the gateway's call. Each client
+    /// draws from its own channels (every `clients`-th from its id): the gateway serializes calls of one channel
+    /// (`trackSerialized`), pgbench does not, and two clients starting an instance on the same channel at once
+    /// collided on `live_activities_current` and ended the run.
+    static func pgbenchScript(channels: Int, clients: Int) -> String {
         let values: [Int: String] = [
             1:
                 "ARRAY[(SELECT id FROM channels WHERE app_id = (SELECT id FROM apps ORDER BY id LIMIT 1) AND install_id = 'bench-' || :i)]",
@@ -90,7 +94,7 @@ struct RegistryCeilings {
             sql = sql.replacingOccurrences(of: "$\(number)", with: value)
         }
         return """
-            \\set i random(1, \(channels))
+            \\set i 1 + :client_id + \(clients) * random(0, \(max(1, channels / clients) - 1))
             \\set n random(1, 1000000000000)
             \(sql);
 
