@@ -88,14 +88,14 @@ func buildGateway(configuration: GatewayConfiguration) async throws -> ServiceGr
     let loops = EventLoopThreads(count: configuration.eventLoopThreads)
     let database = Database(
         url: configuration.databaseURL, maxConnections: configuration.databasePoolSize, keepsOneOpen: true,
-        eventLoopGroup: loops.group, logger: Logger(label: "gateway.postgres"))
+        eventLoopGroup: loops.group, onConnectionsLoop: true, logger: Logger(label: "gateway.postgres"))
     let broadcast = APNsBroadcastClient(
         endpoints: configuration.broadcastEndpoints,
         trustRoots: try BroadcastConfiguration.trustRoots(file: configuration.apnsCAFile), eventLoopGroup: loops.group)
     let replica = configuration.readDatabaseURL.map {
         Database(
             url: $0, maxConnections: max(2, configuration.databasePoolSize / 2), keepsOneOpen: true,
-            eventLoopGroup: loops.group, logger: Logger(label: "gateway.postgres.read"))
+            eventLoopGroup: loops.group, onConnectionsLoop: true, logger: Logger(label: "gateway.postgres.read"))
     }
     let dependencies = GatewayDependencies(
         database: database, masterKey: configuration.masterKey, eventLoopGroup: loops.group, broadcast: broadcast,

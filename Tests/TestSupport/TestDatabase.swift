@@ -80,9 +80,12 @@ public enum AdminConnection {
 
 /// Runs `body` with a `Database` whose pool runs for exactly that long.
 public func withDatabase<T: Sendable>(
-    _ url: DatabaseURL, maxConnections: Int = 20, _ body: @Sendable (Database) async throws -> T
+    _ url: DatabaseURL, maxConnections: Int = 20, onConnectionsLoop: Bool = false,
+    _ body: @Sendable (Database) async throws -> T
 ) async throws -> T {
-    let database = Database(url: url, maxConnections: maxConnections, logger: TestEnvironment.quietLogger)
+    let database = Database(
+        url: url, maxConnections: maxConnections, onConnectionsLoop: onConnectionsLoop,
+        logger: TestEnvironment.quietLogger)
     return try await withThrowingTaskGroup(of: Void.self) { group in
         group.addTask { await database.client.run() }
         defer { group.cancelAll() }
@@ -99,7 +102,8 @@ public func withTestDatabase<T: Sendable>(
 
 /// The same, with the database's URL (for processes the test starts).
 public func withTestDatabaseURL<T: Sendable>(
-    maxConnections: Int = 20, _ body: @Sendable (Database, DatabaseURL) async throws -> T
+    maxConnections: Int = 20, onConnectionsLoop: Bool = false,
+    _ body: @Sendable (Database, DatabaseURL) async throws -> T
 ) async throws -> T {
     let template = try await TemplateDatabase.shared.ready()
     let server = try TestEnvironment.serverURL()
@@ -108,7 +112,8 @@ public func withTestDatabaseURL<T: Sendable>(
     var url = server
     url.database = name
     do {
-        let result = try await withDatabase(url, maxConnections: maxConnections) { [url] database in
+        let result = try await withDatabase(url, maxConnections: maxConnections, onConnectionsLoop: onConnectionsLoop) {
+            [url] database in
             try await body(database, url)
         }
         try? await AdminConnection.run(server, "DROP DATABASE IF EXISTS \(name) WITH (FORCE)")

@@ -14,15 +14,18 @@ public struct Database: Sendable {
     /// `keepsOneOpen`: keep one connection open at all times, the others up to `maxConnections` on demand (servers;
     /// see `DatabaseURL.clientConfiguration`); otherwise all on demand (tools, tests).
     /// `eventLoopGroup`: where the connections live (an express lane gives its pool a thread of its own).
-    /// `executor`: where statements run (the express lane's thread; nil: the global pool).
+    /// `executor`: where statements run (the express lane's thread; nil: the global pool, or with
+    /// `onConnectionsLoop` the event loop of the connection each runs on: the gateway's, whose loops serve its HTTP
+    /// connections too, so that a statement's answer is read where its caller waits, without a hop to the global pool
+    /// and back).
     public init(
         url: DatabaseURL, maxConnections: Int, keepsOneOpen: Bool = false,
         eventLoopGroup: any EventLoopGroup = PostgresClient.defaultEventLoopGroup,
-        executor: (any TaskExecutor)? = nil, logger: Logger
+        executor: (any TaskExecutor)? = nil, onConnectionsLoop: Bool = false, logger: Logger
     ) {
         self.client = DatabaseClient(
             url: url, maxConnections: maxConnections, keepsOneOpen: keepsOneOpen, eventLoopGroup: eventLoopGroup,
-            executor: executor, logger: logger)
+            executor: executor, onConnectionsLoop: onConnectionsLoop, logger: logger)
         self.logger = logger
     }
 

@@ -10,12 +10,14 @@ import ServiceLifecycle
 /// A `Service`: executables put it first in their `ServiceGroup`.
 public struct DatabaseClient: Service, Sendable {
     let choice: ServerChoice
-    /// Where statements run (the express lane's thread for its pool; nil: the global pool).
+    /// Where statements run (the express lane's thread for its pool; nil: `onConnectionsLoop` decides).
     let executor: (any TaskExecutor)?
+    /// With no `executor`: a statement runs on its connection's event loop, else on the global pool.
+    let onConnectionsLoop: Bool
 
     init(
         url: DatabaseURL, maxConnections: Int, keepsOneOpen: Bool, eventLoopGroup: any EventLoopGroup,
-        executor: (any TaskExecutor)?, logger: Logger
+        executor: (any TaskExecutor)?, onConnectionsLoop: Bool, logger: Logger
     ) {
         self.choice = ServerChoice(url: url, eventLoopGroup: eventLoopGroup, logger: logger) { server in
             PostgresClient(
@@ -24,6 +26,7 @@ public struct DatabaseClient: Service, Sendable {
                 eventLoopGroup: eventLoopGroup, backgroundLogger: logger)
         }
         self.executor = executor
+        self.onConnectionsLoop = onConnectionsLoop
     }
 
     private static let silent = Logger(label: "lagw.postgres.silent", factory: { _ in SwiftLogNoOpLogHandler() })
@@ -58,14 +61,16 @@ public struct DatabaseClient: Service, Sendable {
     public func withConnection<Result>(
         isolation: isolated (any Actor)? = #isolation, _ body: (DatabaseConnection) async throws -> sending Result
     ) async throws -> sending Result {
-        let executor = self.executor
+        let (executor, onConnectionsLoop) = (self.executor, self.onConnectionsLoop)
         while true {
             let pool = self.choice.current
             var leased = false
             do {
                 return try await pool.client.withConnection(isolation: isolation) { connection in
                     leased = true
-                    return try await body(DatabaseConnection(connection, executor: executor))
+                    let placed =
+                        executor ?? (onConnectionsLoop ? EventLoopTaskExecutor(eventLoop: connection.eventLoop) : nil)
+                    return try await body(DatabaseConnection(connection, executor: placed))
                 }
             } catch {
                 if !leased && pool.isRetired { continue }

@@ -36,8 +36,9 @@ struct GatewayHarness: Sendable {
     ) async throws {
         let withDatabaseURL: @Sendable (@Sendable (Database, DatabaseURL) async throws -> Void) async throws -> Void =
             { body in
-                guard let databaseURL else { return try await withTestDatabaseURL(body) }
-                try await withDatabase(databaseURL) { try await body($0, databaseURL) }
+                // Statements on their connections' loops, as the gateway's pool runs them (`buildGateway`).
+                guard let databaseURL else { return try await withTestDatabaseURL(onConnectionsLoop: true, body) }
+                try await withDatabase(databaseURL, onConnectionsLoop: true) { try await body($0, databaseURL) }
             }
         try await withDatabaseURL { database, url in
             var configuration = GatewayConfiguration(
