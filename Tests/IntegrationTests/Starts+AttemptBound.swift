@@ -29,12 +29,8 @@ import Testing
             let (targets, _) = try await start.ledger.firstChunk(of: push, limit: 10)
             #expect(targets.map(\.hold) == [.alreadyActive])
 
-            let tracked = try await gw.track(
-                start.app, channel: start.channels[0], name: "game", token: hexToken(300), systemID: "late",
-                attributesType: "MatchAttributes")
-            #expect(tracked.status == .created, "\(tracked.text)")
-            #expect(try await StartTrackOverlapsRecordTests.outcomes(gw, start.push.id) == "started")
-            #expect(try await StartTrackOverlapsRecordTests.claimedBy(gw, systemID: "late") == start.push.id)
+            try await Self.track(start, gw, systemID: "late")
+            try await Self.expectConfirmed(start, gw, systemID: "late")
         }
     }
 
@@ -43,13 +39,9 @@ import Testing
         try await GatewayHarness.run { gw in
             let start = try await StartChunk(gw, channels: 1)
             try await Self.age(start.push.id, by: "47 hours 55 minutes", gw)
-            let tracked = try await gw.track(
-                start.app, channel: start.channels[0], name: "game", token: hexToken(300), systemID: "early",
-                attributesType: "MatchAttributes")
-            #expect(tracked.status == .created, "\(tracked.text)")
+            try await Self.track(start, gw, systemID: "early")
             #expect(try await start.record() != nil)
-            #expect(try await StartTrackOverlapsRecordTests.outcomes(gw, start.push.id) == "started")
-            #expect(try await StartTrackOverlapsRecordTests.claimedBy(gw, systemID: "early") == start.push.id)
+            try await Self.expectConfirmed(start, gw, systemID: "early")
         }
     }
 
@@ -80,6 +72,20 @@ import Testing
             await #expect(throws: PSQLError.self) { try await insert("48 hours 1 second") }
             try await insert("48 hours")
         }
+    }
+
+    /// The device tracks the started activity as `systemID`: a new instance.
+    static func track(_ start: StartChunk, _ gw: GatewayHarness, systemID: String) async throws {
+        let tracked = try await gw.track(
+            start.app, channel: start.channels[0], name: "game", token: hexToken(300), systemID: systemID,
+            attributesType: "MatchAttributes")
+        #expect(tracked.status == .created, "\(tracked.text)")
+    }
+
+    /// The start counted `started`, the instance `systemID` claimed by its push.
+    static func expectConfirmed(_ start: StartChunk, _ gw: GatewayHarness, systemID: String) async throws {
+        #expect(try await StartTrackOverlapsRecordTests.outcomes(gw, start.push.id) == "started")
+        #expect(try await StartTrackOverlapsRecordTests.claimedBy(gw, systemID: systemID) == start.push.id)
     }
 
     /// Moves the push's creation `interval` back (its batches with it: they name the push by id and creation), as
