@@ -1,6 +1,7 @@
 import NIOCore
 
-/// Runs tasks on one NIO event loop: the thread of a process's express lane.
+/// Runs tasks on one NIO event loop: the thread of a process's express lane, or (the gateway's pool) the loop of the
+/// connection a statement runs on.
 ///
 /// Jobs are enqueued on the loop, in order, and run there. Tasks that prefer this executor (and the I/O of the
 /// connections that live on the loop) wait only for each other, not for the bulk work that fills the global pool
