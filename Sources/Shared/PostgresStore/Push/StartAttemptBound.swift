@@ -10,7 +10,7 @@
 /// sent more than a day after its push was created gets a shorter window, and one sent 48 hours after or later writes
 /// no attempt (it counts `not_started` once the push's window closes, and holds back no other start): every window
 /// then ends after its attempt was accepted, which the hourly budget's probe relies on. The table's `CHECK`
-/// (sql/0031_start_attempt_bound.sql) refuses a row past the bound.
+/// (sql/0031_start_attempt_bound.sql, validated by 0032) refuses a row past the bound.
 enum StartAttemptBound {
     /// The bound as an SQL interval: the migration's `CHECK` states the same.
     static let afterPush = "interval '48 hours'"
