@@ -61,7 +61,8 @@ struct ConfirmStartsStatement: PostgresPreparedStatement, NamedStatement {
 
     func decodeRow(_ row: PostgresRow) throws -> Int64 { try row.decode(Int64.self) }
 
-    /// Runs it, prepared (planned once per connection: its update reaches every partition of `start_attempts`);
+    /// Runs it, prepared (planned once per connection: its update's plan holds every partition of `start_attempts`,
+    /// all but the recent ones pruned as it starts, `StartAttemptBound`);
     /// how many instances it claimed. A failure is logged, not thrown: the write it follows committed, and the
     /// caller's answer must say so (a retried track call finds its instance unchanged and looks no more; a record
     /// is not run again); what is lost is one start counted `not_started` that started.
