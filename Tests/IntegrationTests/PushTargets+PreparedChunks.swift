@@ -17,12 +17,10 @@ import Testing
             let (client, logger) = (gw.database.client, gw.database.logger)
             let targets = PushTargets(appID: appID, event: .update, name: "match", attributesType: nil, audience: .all)
             let push = (id: UUID(), order: PushOrder(timestamp: 1_700_000_005, seq: 7))
-            #expect(
-                BatchChunkStatement<UpdateChunkShape>(targets, after: nil, upTo: nil, limit: 100, sentBy: push) != nil)
+            #expect(BatchChunkStatement(targets, after: nil, upTo: nil, limit: 100, sentBy: push) != nil)
             var tagged = targets
             tagged.audience = .tag("vip", group: "device")
-            #expect(
-                BatchChunkStatement<UpdateChunkShape>(tagged, after: nil, upTo: nil, limit: 100, sentBy: push) == nil)
+            #expect(BatchChunkStatement(tagged, after: nil, upTo: nil, limit: 100, sentBy: push) == nil)
 
             // Walk every target both ways, in chunks of 100 (the unprepared select: no `sentBy`).
             func walk(prepared: Bool) async throws -> [PushTargets.Target] {
@@ -56,45 +54,6 @@ import Testing
             #expect(try await blocked(nil, unprepared[99].channelID) == false)
             #expect(try await blocked(unprepared[99].channelID, nil) == true)
             #expect(try await blocked(last, nil) == false)
-        }
-    }
-
-    /// A start's chunks to `all` are read by the start's prepared select: the same tokens and the same holds as the
-    /// select made each time.
-    @Test func preparedStartChunksReadWhatTheSelectReads() async throws {
-        try await GatewayHarness.run { gw in
-            let app = try await gw.createApp()
-            let channels = try await gw.registerStarters(app, count: 5)
-            let appID = try await gw.database.scalar("SELECT id FROM apps WHERE app_key = \(app.key)", as: Int64.self)
-            let (client, logger) = (gw.database.client, gw.database.logger)
-            let targets = PushTargets(
-                appID: appID, event: .start, name: "match", attributesType: "MatchAttributes", audience: .all)
-            let push = (id: UUID(), order: PushOrder(timestamp: 1_700_000_005, seq: 7))
-            #expect(BatchChunkStatement<StartChunkShape>(targets, after: nil, upTo: nil, limit: 2, sentBy: push) != nil)
-            // Another push's start of the name is still unconfirmed on the second channel: that target is held.
-            let held = try #require(UUID(uuidString: channels[1]))
-            _ = try await gw.database.scalar(
-                """
-                INSERT INTO start_attempts (push_id, app_id, channel_id, name, attributes_type, token, window_until,
-                                            push_created_at)
-                VALUES (gen_random_uuid(), \(appID), \(held), 'match', 'MatchAttributes', 'aa',
-                        now() + interval '10 minutes', now()) RETURNING 1
-                """, as: Int32.self)
-            func walk(prepared: Bool) async throws -> [PushTargets.Target] {
-                var all: [PushTargets.Target] = []
-                while true {
-                    let chunk = try await targets.chunk(
-                        after: all.last?.channelID, upTo: nil, limit: 2, sentBy: prepared ? push : nil,
-                        on: client, logger: logger
-                    ).targets
-                    all += chunk
-                    if chunk.count < 2 { return all }
-                }
-            }
-            let unprepared = try await walk(prepared: false)
-            #expect(unprepared.count == 5)
-            #expect(unprepared.filter { $0.hold == .alreadyActive }.map(\.channelID) == [held])
-            #expect(try await walk(prepared: true) == unprepared)
         }
     }
 

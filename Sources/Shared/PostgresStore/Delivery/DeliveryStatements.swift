@@ -1,10 +1,9 @@
 /// The named statements of delivery, for `StatementCatalog.all`. The first chunk's statement and the chunk selects
-/// of other shapes than `BatchChunkStatement`'s two are composed from the push's shape (`PushTargets.chunkSelect`) and not
+/// of other shapes than `BatchChunkStatement`'s are composed from the push's shape (`PushTargets.chunkSelect`) and not
 /// listed.
 public enum DeliveryStatements {
     public static let all: [any NamedStatement.Type] = [
-        PushReportStatement.self, BatchChunkStatement<UpdateChunkShape>.self,
-        BatchChunkStatement<StartChunkShape>.self, UpdateChunkRecordStatement.self,
+        PushReportStatement.self, BatchChunkStatement.self, UpdateChunkRecordStatement.self,
         ChunkRecordByIDStatement<UpdateChunkRecordStatement>.self, EndChunkRecordStatement.self,
         ChunkRecordByIDStatement<EndChunkRecordStatement>.self,
         PushForDeliveryStatement.self, ClaimFanoutStatement.self,

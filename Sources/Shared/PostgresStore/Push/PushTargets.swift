@@ -181,21 +181,18 @@ public struct PushTargets: Sendable {
         after: UUID?, upTo: UUID?, limit: Int, sentBy push: (id: UUID, order: PushOrder)? = nil, rowRefs: Bool = true,
         on client: DatabaseClient, logger: Logger
     ) async throws -> (targets: [Target], blocked: Bool) {
-        if let push {
-            if let statement = BatchChunkStatement<UpdateChunkShape>(
-                self, after: after, upTo: upTo, limit: limit, sentBy: push, rowRefs: rowRefs)
-            {
-                return try await Self.read(statement, limit: limit, on: client, logger: logger)
-            }
-            if let statement = BatchChunkStatement<StartChunkShape>(
-                self, after: after, upTo: upTo, limit: limit, sentBy: push, rowRefs: rowRefs)
-            {
-                return try await Self.read(statement, limit: limit, on: client, logger: logger)
-            }
-        }
         var targets: [Target] = []
         targets.reserveCapacity(limit)
         var blocked = false
+        if !rowRefs, let push,
+            let statement = BatchChunkStatement(self, after: after, upTo: upTo, limit: limit, sentBy: push)
+        {
+            for try await row in try await client.execute(statement, logger: logger) {
+                targets.append(row.target)
+                blocked = row.blocked
+            }
+            return (targets, blocked)
+        }
         var sql = SQLBuilder()
         let select = self.chunkSelect(
             &sql, after: after, upTo: upTo, limit: limit, sentBy: push, rowRefs: rowRefs)
@@ -204,20 +201,6 @@ public struct PushTargets: Sendable {
             let decoded = try Target.decode(row)
             targets.append(decoded.target)
             blocked = decoded.blocked
-        }
-        return (targets, blocked)
-    }
-
-    /// The targets a prepared chunk select answers, and whether it said the chunk is blocked.
-    private static func read<Shape>(
-        _ statement: BatchChunkStatement<Shape>, limit: Int, on client: DatabaseClient, logger: Logger
-    ) async throws -> (targets: [Target], blocked: Bool) {
-        var targets: [Target] = []
-        targets.reserveCapacity(limit)
-        var blocked = false
-        for try await row in try await client.execute(statement, logger: logger) {
-            targets.append(row.target)
-            blocked = row.blocked
         }
         return (targets, blocked)
     }
