@@ -2,8 +2,9 @@ import APNsTransport
 import Foundation
 import LiveActivitiesCore
 import PostgresNIO
-import PostgresStore
 import Testing
+
+@testable import PostgresStore
 
 /// The delivery stamp of a recorded chunk goes to each instance's row where the chunk's select found it, and by id to
 /// a row that has moved since (a rotation between the select and the record wrote a new version).
@@ -43,7 +44,18 @@ import Testing
 
             var outcome = ChunkOutcome(cursor: targets[2].channelID, processed: 3, sendStartedAt: Date())
             outcome.accepted = targets
-            #expect(try await ledger.record(outcome, push: push, seq: 0, lastOfBatch: true) != nil)
+            // The batch's last chunk is recorded in a transaction, by the prepared statement (unprepared, it was
+            // planned for every batch): on a pool of one connection, the statement is prepared there afterwards.
+            let statement = event == "end" ? EndChunkRecordStatement.name : UpdateChunkRecordStatement.name
+            let recorded = outcome
+            try await withDatabase(gw.databaseURL, maxConnections: 1) { single in
+                #expect(
+                    try await DeliveryLedger(database: single).record(recorded, push: push, seq: 0, lastOfBatch: true)
+                        != nil)
+                let prepared = try await single.scalar(
+                    "SELECT count(*) FROM pg_prepared_statements WHERE name = \(statement)", as: Int64.self)
+                #expect(prepared == 1, "the last chunk's record ran unprepared")
+            }
 
             let stamped = try await gw.database.scalar(
                 """
