@@ -57,38 +57,20 @@ import Testing
         }
     }
 
-    /// A chunk's record of an update has the prepared statement's text; an end's does not.
-    @Test func anUpdatesChunkIsRecordedByThePreparedStatement() async throws {
-        try await GatewayHarness.run { gw in
-            let app = try await gw.createApp()
-            try await gw.seedActivities(appKey: app.key, count: 3)
-            let appID = try await gw.database.scalar("SELECT id FROM apps WHERE app_key = \(app.key)", as: Int64.self)
-            let targets = PushTargets(appID: appID, event: .update, name: "match", attributesType: nil, audience: .all)
-            let chunk = try await targets.chunk(
-                after: nil, upTo: nil, limit: 10, on: gw.database.client, logger: gw.database.logger
-            ).targets
-            let push = PushForDelivery(
-                id: UUID(), appID: appID, state: .sending, event: "update", name: "match", attributesType: nil,
-                audience: .all, payload: ByteBuffer(), timestamp: 1_700_000_005, seq: 9, priority: 10)
-            var outcome = ChunkOutcome(cursor: chunk[2].channelID, processed: 3, sendStartedAt: Date())
-            outcome.accepted = chunk
-            let deferred = DeliveryLedger.stampAndCount(outcome, push: push, seq: 1, deferStamps: true)
-            #expect(deferred.sql == UpdateChunkRecordStatement.sql)
-            // Stamped in place without update budgets: the same text (the stamps are bound, not spliced).
-            let inPlace = DeliveryLedger.stampAndCount(outcome, push: push, seq: 1, deferStamps: false)
-            #expect(inPlace.sql == UpdateChunkRecordStatement.sql)
-            // A start writes its attempts in the same statement (they are confirmed after it, `ConfirmStarts`).
-            var start = push
-            start.targets.event = .start
-            #expect(
-                DeliveryLedger.stampAndCount(outcome, push: start, seq: 1, deferStamps: true).sql
-                    == UpdateChunkRecordStatement.sql)
-            // An end also ends the instances: its own statement.
-            var end = push
-            end.targets.event = .end
-            #expect(
-                DeliveryLedger.stampAndCount(outcome, push: end, seq: 1, deferStamps: true).sql
-                    == EndChunkRecordStatement.sql)
-        }
+    /// A chunk's record is one prepared statement by the push's event: an update's and a start's (which writes its
+    /// attempts in it, confirmed after it by `ConfirmStarts`) `UpdateChunkRecordStatement`, an end's (which also ends
+    /// the instances) `EndChunkRecordStatement`; on Citus their by-id variants. The stamps and counts are bound, never
+    /// spliced, so the bindings cannot change the text (`DeliveryLedgerStampTests` checks a last chunk's record runs
+    /// it prepared).
+    @Test func aChunksRecordIsThePreparedStatementOfItsEvent() {
+        #expect(DeliveryLedger.recordStatement(.update, byID: false).name == UpdateChunkRecordStatement.name)
+        #expect(DeliveryLedger.recordStatement(.start, byID: false).name == UpdateChunkRecordStatement.name)
+        #expect(DeliveryLedger.recordStatement(.end, byID: false).name == EndChunkRecordStatement.name)
+        #expect(
+            DeliveryLedger.recordStatement(.update, byID: true).name
+                == ChunkRecordByIDStatement<UpdateChunkRecordStatement>.name)
+        #expect(
+            DeliveryLedger.recordStatement(.end, byID: true).name
+                == ChunkRecordByIDStatement<EndChunkRecordStatement>.name)
     }
 }

@@ -72,7 +72,9 @@ extension DeliveryLedger {
         let statement = Self.recordStatement(push.targets.event, byID: byID)
         if outcome.failures.isEmpty && outcome.configurationError == nil && !lastOfBatch {
             // Prepared: the same statement for every chunk.
-            let superseding = try await self.record(bindings, as: statement, logger: logger)
+            let superseding = try await self.database.client.withConnection { connection in
+                try await Self.record(bindings, as: statement, on: connection, logger: logger).goesOn
+            }
             if superseding == nil {
                 try await self.database.client.query(
                     Self.trueUpStoppedEstimates(pushID: push.id, seq: seq), logger: logger)
@@ -82,13 +84,7 @@ extension DeliveryLedger {
         return try await self.database.transaction { connection in
             // Prepared here too: unprepared, the record was planned for every batch's last chunk, about 3 ms each
             // (pg_stat_statements counted those plans under the prepared statement's entry: one query, one id).
-            let rows = try await Self.record(bindings, as: statement, on: connection, logger: logger)
-            var answered = false
-            var goesOn: Int?
-            for (state, superseding) in rows.elements {
-                answered = true
-                if state == .queued { goesOn = Int(superseding) }
-            }
+            let (answered, goesOn) = try await Self.record(bindings, as: statement, on: connection, logger: logger)
             // No row: another run claimed the batch (`claimBatch`). It sends this chunk again and records its
             // failures and any configuration error itself; this run's answers are not counted twice.
             guard answered else { return nil }
@@ -135,20 +131,6 @@ extension DeliveryLedger {
         }
     }
 
-    /// A chunk's record as one query (`UpdateChunkRecordStatement`, `EndChunkRecordStatement` for an end: the
-    /// variant goes by the push's event) with its bindings: what the prepared statement runs, for the tests.
-    /// `deferStamps`: an update's stamps go to one pending row. `last`: the batch's last chunk (the next one is not
-    /// declared in flight).
-    static func stampAndCount(
-        _ outcome: ChunkOutcome, push: PushForDelivery, seq: Int32, deferStamps: Bool, last: Bool = false,
-        runner: UUID? = nil
-    ) -> PostgresQuery {
-        let bindings = ChunkRecordBindings(
-            outcome, push: push, seq: seq, deferStamps: deferStamps, last: last, runner: runner)
-        return PostgresQuery(
-            unsafeSQL: Self.recordStatement(push.targets.event, byID: false).sql, binds: bindings.bindings)
-    }
-
     /// The record of a chunk of a push of `event`; by id on Citus.
     static func recordStatement(_ event: LiveActivityNotification.Event, byID: Bool) -> any ChunkRecordStatement.Type {
         switch (event, byID) {
@@ -159,23 +141,14 @@ extension DeliveryLedger {
         }
     }
 
-    /// Runs a chunk's record, prepared; the superseding count while the batch goes on, nil once it stopped.
-    private func record<S: ChunkRecordStatement>(
-        _ bindings: ChunkRecordBindings, as statement: S.Type, logger: Logger
-    ) async throws -> Int? {
-        var superseding: Int?
-        for try await row in try await self.database.client.execute(S(bindings), logger: logger)
-        where row.state == .queued {
-            superseding = Int(row.superseding)
-        }
-        return superseding
-    }
-
-    /// Runs a chunk's record, prepared, on `connection` (a transaction's): its answer rows.
+    /// Runs a chunk's record, prepared, on `connection`: whether its batch row answered (no row: another run claimed
+    /// the batch), and the superseding count while the batch goes on (nil once it stopped).
     private static func record<S: ChunkRecordStatement>(
         _ bindings: ChunkRecordBindings, as statement: S.Type, on connection: DatabaseConnection, logger: Logger
-    ) async throws -> CollectedRows<ChunkRecordAnswer> {
-        try await connection.execute(S(bindings), logger: logger)
+    ) async throws -> (answered: Bool, goesOn: Int?) {
+        let rows = try await connection.execute(S(bindings), logger: logger).elements
+        let superseding = rows.last(where: { $0.state == .queued })?.superseding
+        return (!rows.isEmpty, superseding.map(Int.init))
     }
 
     /// Stops the push's unfinished batches: what they had not processed yet is `canceled`. Answers how many that is.
