@@ -154,5 +154,14 @@ extension FanoutRun {
         {
             print("     " + line)
         }
+        // Planning in all (issue 50): what a statement run unprepared, or a prepared one replanned, costs per call.
+        print(
+            try await self.db.text(
+                #"""
+                SELECT '   planning, all statements: ' || round((sum(total_plan_time) / 1000)::numeric, 2) || ' s over '
+                       || sum(plans) || ' plans of ' || sum(calls) || ' calls; execution '
+                       || round((sum(total_exec_time) / 1000)::numeric, 1) || ' s'
+                FROM bench_statements WHERE dbid = (SELECT oid FROM pg_database WHERE datname = current_database())
+                """#))
     }
 }

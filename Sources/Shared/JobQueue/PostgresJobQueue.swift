@@ -26,10 +26,10 @@ public struct PostgresJobQueue: JobQueue {
     {
         guard !jobs.isEmpty else { return [] }
         let now = Date()
-        let query = try JobQueueStatements.Enqueue.query(
+        let enqueue = try JobQueueStatements.Enqueue.prepared(
             jobs.map(\.kind), jobs.map(\.appID), jobs.map(\.payload), jobs.map(\.priority),
             jobs.map { $0.runAt ?? now }, jobs.map(\.maxAttempts), jobs.map { $0.dedupeKey ?? "" })
-        let rows = try await connection.query(query, logger: logger)
+        let rows = try await connection.execute(enqueue, logger: logger)
         var ids: [Int64] = []
         for try await id in rows.decode(Int64.self) { ids.append(id) }
         return ids
@@ -50,15 +50,15 @@ public struct PostgresJobQueue: JobQueue {
         inFlight: [Int64]
     ) async throws -> [ClaimedJob] {
         guard limit > 0 else { return [] }
-        let query = try JobQueueStatements.Claim.query(excluded, busyApps, inFlight, limit, owner, lease.seconds)
-        let rows = try await self.database.client.query(query, logger: self.logger)
+        let claim = try JobQueueStatements.Claim.prepared(excluded, busyApps, inFlight, limit, owner, lease.seconds)
+        let rows = try await self.database.client.execute(claim, logger: self.logger)
         return try rows.elements.map(ClaimedJob.init(claimed:))
     }
 
     public func extendLease(ids: [Int64], owner: String, lease: Duration) async throws -> [Int64] {
         guard !ids.isEmpty else { return [] }
-        let rows = try await self.database.client.query(
-            JobQueueStatements.ExtendLease.query(ids, owner, lease.seconds), logger: self.logger)
+        let rows = try await self.database.client.execute(
+            JobQueueStatements.ExtendLease.prepared(ids, owner, lease.seconds), logger: self.logger)
         var kept: [Int64] = []
         for try await id in rows.decode(Int64.self) { kept.append(id) }
         return kept
@@ -66,8 +66,8 @@ public struct PostgresJobQueue: JobQueue {
 
     public func complete(ids: [Int64], owner: String) async throws {
         guard !ids.isEmpty else { return }
-        try await self.database.client.query(
-            JobQueueStatements.Complete.query(ids, owner), logger: self.logger)
+        _ = try await self.database.client.execute(
+            JobQueueStatements.Complete.prepared(ids, owner), logger: self.logger)
     }
 
     public func fail(_ failures: [JobFailure], owner: String) async throws -> [Int64: JobFailureOutcome] {
@@ -77,8 +77,8 @@ public struct PostgresJobQueue: JobQueue {
         let delays = failures.map { $0.retryAfter?.seconds ?? -1 }
         let errors = failures.map { String($0.error.prefix(2000)) }
         let back = failures.map(\.givesBackAttempt)
-        let rows = try await self.database.client.query(
-            JobQueueStatements.Fail.query(ids, delays, errors, back, owner), logger: self.logger)
+        let rows = try await self.database.client.execute(
+            JobQueueStatements.Fail.prepared(ids, delays, errors, back, owner), logger: self.logger)
         var outcomes: [Int64: JobFailureOutcome] = [:]
         for row in try rows.elements.map(JobQueueStatements.Fail.Row.init) {
             outcomes[row.id] = row.isDead ? .dead : .retried
@@ -87,8 +87,8 @@ public struct PostgresJobQueue: JobQueue {
     }
 
     public func nextDueDate(excludingKinds excluded: [JobKind] = []) async throws -> Date? {
-        let rows = try await self.database.client.query(
-            JobQueueStatements.NextDue.query(excluded), logger: self.logger)
+        let rows = try await self.database.client.execute(
+            JobQueueStatements.NextDue.prepared(excluded), logger: self.logger)
         for try await date in rows.decode(Date?.self) { return date }
         return nil
     }

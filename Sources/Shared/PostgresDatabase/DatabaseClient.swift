@@ -48,6 +48,7 @@ public struct DatabaseClient: Service, Sendable {
     }
 
     /// Runs a prepared statement on a pooled connection (prepared once per connection) and reads its rows.
+    @discardableResult
     public func execute<Statement: PostgresPreparedStatement>(
         _ statement: Statement, logger: Logger, file: String = #fileID, line: Int = #line
     ) async throws -> CollectedRows<Statement.Row> where Statement.Row: Sendable {

@@ -25,6 +25,7 @@ public struct DatabaseConnection: Sendable {
     }
 
     /// Runs a prepared statement (prepared once per connection) and reads its rows.
+    @discardableResult
     public func execute<Statement: PostgresPreparedStatement>(
         _ statement: Statement, logger: Logger, file: String = #fileID, line: Int = #line
     ) async throws -> CollectedRows<Statement.Row> where Statement.Row: Sendable {

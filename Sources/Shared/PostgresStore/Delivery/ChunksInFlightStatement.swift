@@ -1,4 +1,5 @@
 import Foundation
+import PostgresDatabase
 import PostgresNIO
 
 /// How many batches of the pushes `$1` are sending a chunk chosen before their latest superseding push
@@ -15,11 +16,11 @@ struct ChunksInFlightStatement: NamedStatement {
         var inFlight: Int64
     }
 
-    static func query(pushes: [UUID], appID: Int64) -> PostgresQuery {
+    static func prepared(pushes: [UUID], appID: Int64) -> PreparedNamedStatement<Self> {
         var binds = PostgresBindings(capacity: 2)
         binds.append(pushes)
         binds.append(appID)
-        return PostgresQuery(unsafeSQL: Self.sql, binds: binds)
+        return Self.prepared(bindings: binds)
     }
 
     static func decode(_ row: PostgresRow) throws -> Row { Row(inFlight: try row.decode(Int64.self)) }

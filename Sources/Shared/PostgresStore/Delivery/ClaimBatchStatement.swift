@@ -1,4 +1,5 @@
 import Foundation
+import PostgresDatabase
 import PostgresNIO
 
 /// Reads a batch for a run of its job and, while it is queued, gives it a new `runner` (`DeliveryLedger.claimBatch`),
@@ -20,13 +21,13 @@ struct ClaimBatchStatement: NamedStatement {
         var runner: UUID?
     }
 
-    static func query(pushID: UUID, appID: Int64, seq: Int32) -> PostgresQuery {
+    static func prepared(pushID: UUID, appID: Int64, seq: Int32) -> PreparedNamedStatement<Self> {
         var binds = PostgresBindings(capacity: 4)
         binds.append(pushID)
         binds.append(seq)
         binds.append(UUID())
         binds.append(appID)
-        return PostgresQuery(unsafeSQL: Self.sql, binds: binds)
+        return Self.prepared(bindings: binds)
     }
 
     static func decode(_ row: PostgresRow) throws -> Row {

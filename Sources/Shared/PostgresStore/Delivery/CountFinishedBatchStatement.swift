@@ -1,4 +1,5 @@
 import Foundation
+import PostgresDatabase
 import PostgresNIO
 
 /// Counts a finished batch on its push, moves `targeted` by the batch's correction, and marks the push done with its
@@ -25,12 +26,12 @@ struct CountFinishedBatchStatement: NamedStatement {
         var foldOthers: Bool
     }
 
-    static func query(pushID: UUID, appID: Int64, targetsMoved: Int64) -> PostgresQuery {
+    static func prepared(pushID: UUID, appID: Int64, targetsMoved: Int64) -> PreparedNamedStatement<Self> {
         var binds = PostgresBindings(capacity: 3)
         binds.append(pushID)
         binds.append(targetsMoved)
         binds.append(appID)
-        return PostgresQuery(unsafeSQL: Self.sql, binds: binds)
+        return Self.prepared(bindings: binds)
     }
 
     static func decode(_ row: PostgresRow) throws -> Row { Row(foldOthers: try row.decode(Bool.self)) }

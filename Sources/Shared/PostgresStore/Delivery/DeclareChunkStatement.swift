@@ -1,4 +1,5 @@
 import Foundation
+import PostgresDatabase
 import PostgresNIO
 
 /// Declares that a queued batch of the run `$3` is about to send a chunk, for `$4` seconds
@@ -17,14 +18,16 @@ struct DeclareChunkStatement: NamedStatement {
         var superseding: Int32
     }
 
-    static func query(pushID: UUID, appID: Int64, seq: Int32, runner: UUID?, leaseSeconds: Double) -> PostgresQuery {
+    static func prepared(pushID: UUID, appID: Int64, seq: Int32, runner: UUID?, leaseSeconds: Double)
+        -> PreparedNamedStatement<Self>
+    {
         var binds = PostgresBindings(capacity: 5)
         binds.append(pushID)
         binds.append(seq)
         binds.append(runner)
         binds.append(leaseSeconds)
         binds.append(appID)
-        return PostgresQuery(unsafeSQL: Self.sql, binds: binds)
+        return Self.prepared(bindings: binds)
     }
 
     static func decode(_ row: PostgresRow) throws -> Row { Row(superseding: try row.decode(Int32.self)) }

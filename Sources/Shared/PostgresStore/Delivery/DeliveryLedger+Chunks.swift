@@ -189,13 +189,14 @@ extension DeliveryLedger {
     private static func finishBatch(
         pushID: UUID, appID: Int64, seq: Int32, runner: UUID?, on connection: DatabaseConnection, logger: Logger
     ) async throws {
-        let finished = try await connection.query(
-            FinishBatchStatement.query(pushID: pushID, appID: appID, seq: seq, runner: runner), logger: logger)
+        let finished = try await connection.execute(
+            FinishBatchStatement.prepared(pushID: pushID, appID: appID, seq: seq, runner: runner), logger: logger)
         var correction: Int64?
         for try await row in finished { correction = try FinishBatchStatement.decode(row).targetsMoved }
         guard let correction else { return }
-        let rows = try await connection.query(
-            CountFinishedBatchStatement.query(pushID: pushID, appID: appID, targetsMoved: correction), logger: logger)
+        let rows = try await connection.execute(
+            CountFinishedBatchStatement.prepared(pushID: pushID, appID: appID, targetsMoved: correction), logger: logger
+        )
         var pushDone = false
         for try await row in rows { pushDone = try CountFinishedBatchStatement.decode(row).foldOthers }
         // The push's last batch, if other pushes of its name have stamps pending: those this push supersedes are

@@ -94,19 +94,19 @@ extension DeliveryLedger {
         // Both in one statement; the batches in a second, whose snapshot sees batches that a fan-out recorded while
         // this statement waited for the older push's row. Rows are locked in key order: two pushes flagging the same
         // older ones at once wait for each other instead of deadlocking.
-        try await self.database.client.query(
-            FlagSupersedingStatement.query(pushID: push.id, appID: push.appID, older: older, newer: newer),
+        try await self.database.client.execute(
+            FlagSupersedingStatement.prepared(pushID: push.id, appID: push.appID, older: older, newer: newer),
             logger: logger)
         guard !older.isEmpty else { return }
-        try await self.database.client.query(
-            RaiseSupersededGenStatement.query(pushes: older, appID: push.appID), logger: logger)
+        try await self.database.client.execute(
+            RaiseSupersededGenStatement.prepared(pushes: older, appID: push.appID), logger: logger)
     }
 
     /// How many batches of `pushes` are sending a chunk chosen before their latest superseding push (and within the
     /// chunk's lease). A stopped batch (a cancel) counts too: its chunk in flight still completes. An indexed count.
     public func chunksInFlight(of pushes: [UUID], appID: Int64, logger: Logger) async throws -> Int64 {
-        let rows = try await self.database.client.query(
-            ChunksInFlightStatement.query(pushes: pushes, appID: appID), logger: logger)
+        let rows = try await self.database.client.execute(
+            ChunksInFlightStatement.prepared(pushes: pushes, appID: appID), logger: logger)
         var inFlight: Int64 = 0
         for try await row in rows { inFlight = try ChunksInFlightStatement.decode(row).inFlight }
         return inFlight
@@ -128,8 +128,8 @@ extension DeliveryLedger {
     /// Declares that batch `seq` of `push` is about to send a chunk (its first, or a retry round), for the lease.
     /// Answers how many superseding pushes the chunk must honour, or nil when the batch no longer sends.
     public func declareChunk(pushID: UUID, appID: Int64, seq: Int32, runner: UUID? = nil) async throws -> Int? {
-        let rows = try await self.database.client.query(
-            DeclareChunkStatement.query(
+        let rows = try await self.database.client.execute(
+            DeclareChunkStatement.prepared(
                 pushID: pushID, appID: appID, seq: seq, runner: runner, leaseSeconds: Self.leaseSeconds),
             logger: self.database.logger)
         for try await row in rows { return Int(try DeclareChunkStatement.decode(row).superseding) }
@@ -138,8 +138,8 @@ extension DeliveryLedger {
 
     /// The audiences of the pushes that supersede `pushID` and may still send (not canceled or failed).
     public func superseders(of pushID: UUID) async throws -> [Audience] {
-        let rows = try await self.database.client.query(
-            SupersedersStatement.query(pushID: pushID), logger: self.database.logger)
+        let rows = try await self.database.client.execute(
+            SupersedersStatement.prepared(pushID: pushID), logger: self.database.logger)
         var audiences: [Audience] = []
         for try await row in rows {
             let json = try SupersedersStatement.decode(row).audience

@@ -21,7 +21,8 @@ public struct DeliveryLedger: Sendable {
     private var logger: Logger { self.database.logger }
 
     public func push(_ id: UUID) async throws -> PushForDelivery? {
-        let rows = try await self.database.client.query(PushForDeliveryStatement.query(pushID: id), logger: self.logger)
+        let rows = try await self.database.client.execute(
+            PushForDeliveryStatement.prepared(pushID: id), logger: self.logger)
         for try await row in rows {
             let read = try PushForDeliveryStatement.decode(row)
             return PushForDelivery(
@@ -194,8 +195,8 @@ public struct DeliveryLedger: Sendable {
     /// that claimed it before (a worker that lost its lease but still sends) has its records refused from then on, so
     /// the batch goes on from the cursor read here and no chunk is counted twice (sql/0027).
     public func claimBatch(pushID: UUID, appID: Int64, seq: Int32) async throws -> PushBatch? {
-        let rows = try await self.database.client.query(
-            ClaimBatchStatement.query(pushID: pushID, appID: appID, seq: seq), logger: self.logger)
+        let rows = try await self.database.client.execute(
+            ClaimBatchStatement.prepared(pushID: pushID, appID: appID, seq: seq), logger: self.logger)
         for try await row in rows {
             let claimed = try ClaimBatchStatement.decode(row)
             return PushBatch(
@@ -206,8 +207,8 @@ public struct DeliveryLedger: Sendable {
     }
 
     public func batch(pushID: UUID, appID: Int64, seq: Int32) async throws -> PushBatch? {
-        let rows = try await self.database.client.query(
-            ReadBatchStatement.query(pushID: pushID, appID: appID, seq: seq), logger: self.logger)
+        let rows = try await self.database.client.execute(
+            ReadBatchStatement.prepared(pushID: pushID, appID: appID, seq: seq), logger: self.logger)
         for try await row in rows {
             let read = try ReadBatchStatement.decode(row)
             return PushBatch(

@@ -1,4 +1,5 @@
 import Foundation
+import PostgresDatabase
 import PostgresNIO
 
 /// Marks a queued batch of the run `$3` done (`DeliveryLedger.finishBatch`); answers how much its `targets` moved
@@ -21,13 +22,13 @@ struct FinishBatchStatement: NamedStatement {
         var targetsMoved: Int64
     }
 
-    static func query(pushID: UUID, appID: Int64, seq: Int32, runner: UUID?) -> PostgresQuery {
+    static func prepared(pushID: UUID, appID: Int64, seq: Int32, runner: UUID?) -> PreparedNamedStatement<Self> {
         var binds = PostgresBindings(capacity: 4)
         binds.append(pushID)
         binds.append(seq)
         binds.append(runner)
         binds.append(appID)
-        return PostgresQuery(unsafeSQL: Self.sql, binds: binds)
+        return Self.prepared(bindings: binds)
     }
 
     static func decode(_ row: PostgresRow) throws -> Row { Row(targetsMoved: try row.decode(Int64.self)) }

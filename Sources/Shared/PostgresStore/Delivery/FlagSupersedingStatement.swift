@@ -1,4 +1,5 @@
 import Foundation
+import PostgresDatabase
 import PostgresNIO
 
 /// `$1` supersedes the pushes `$2` (each gets it in `superseded_by`) and is superseded by `$3`
@@ -22,12 +23,12 @@ struct FlagSupersedingStatement: NamedStatement {
         WHERE app_id = $4::int8 AND id IN (SELECT id FROM locked) AND id = $1::uuid AND cardinality($3::uuid[]) > 0
         """
 
-    static func query(pushID: UUID, appID: Int64, older: [UUID], newer: [UUID]) -> PostgresQuery {
+    static func prepared(pushID: UUID, appID: Int64, older: [UUID], newer: [UUID]) -> PreparedNamedStatement<Self> {
         var binds = PostgresBindings(capacity: 4)
         binds.append(pushID)
         binds.append(older)
         binds.append(newer)
         binds.append(appID)
-        return PostgresQuery(unsafeSQL: Self.sql, binds: binds)
+        return Self.prepared(bindings: binds)
     }
 }

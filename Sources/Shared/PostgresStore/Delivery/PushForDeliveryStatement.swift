@@ -1,6 +1,7 @@
 import Foundation
 import LiveActivitiesCore
 import NIOCore
+import PostgresDatabase
 import PostgresNIO
 
 /// What a worker reads of a push to deliver it (`DeliveryLedger.push(_:)`).
@@ -30,10 +31,10 @@ struct PushForDeliveryStatement: NamedStatement {
         var restart: Bool
     }
 
-    static func query(pushID: UUID) -> PostgresQuery {
+    static func prepared(pushID: UUID) -> PreparedNamedStatement<Self> {
         var binds = PostgresBindings(capacity: 1)
         binds.append(pushID)
-        return PostgresQuery(unsafeSQL: Self.sql, binds: binds)
+        return Self.prepared(bindings: binds)
     }
 
     static func decode(_ row: PostgresRow) throws -> Row {

@@ -1,4 +1,5 @@
 import Foundation
+import PostgresDatabase
 import PostgresNIO
 
 /// The unfinished batches of the superseded pushes `$1` take their push's superseding count as `superseded_gen`
@@ -16,10 +17,10 @@ struct RaiseSupersededGenStatement: NamedStatement {
           AND b.seq = k.seq
         """
 
-    static func query(pushes: [UUID], appID: Int64) -> PostgresQuery {
+    static func prepared(pushes: [UUID], appID: Int64) -> PreparedNamedStatement<Self> {
         var binds = PostgresBindings(capacity: 2)
         binds.append(pushes)
         binds.append(appID)
-        return PostgresQuery(unsafeSQL: Self.sql, binds: binds)
+        return Self.prepared(bindings: binds)
     }
 }

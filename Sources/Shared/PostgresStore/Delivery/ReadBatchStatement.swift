@@ -1,4 +1,5 @@
 import Foundation
+import PostgresDatabase
 import PostgresNIO
 
 /// A batch as it stands, without claiming it (`DeliveryLedger.batch`).
@@ -17,12 +18,12 @@ struct ReadBatchStatement: NamedStatement {
         var sentByFanout: Bool
     }
 
-    static func query(pushID: UUID, appID: Int64, seq: Int32) -> PostgresQuery {
+    static func prepared(pushID: UUID, appID: Int64, seq: Int32) -> PreparedNamedStatement<Self> {
         var binds = PostgresBindings(capacity: 3)
         binds.append(pushID)
         binds.append(seq)
         binds.append(appID)
-        return PostgresQuery(unsafeSQL: Self.sql, binds: binds)
+        return Self.prepared(bindings: binds)
     }
 
     static func decode(_ row: PostgresRow) throws -> Row {

@@ -1,4 +1,5 @@
 import Foundation
+import PostgresDatabase
 import PostgresNIO
 
 /// The audiences (as JSON) of the pushes that supersede `$1` and may still send (`DeliveryLedger.superseders`).
@@ -14,10 +15,10 @@ struct SupersedersStatement: NamedStatement {
         var audience: String
     }
 
-    static func query(pushID: UUID) -> PostgresQuery {
+    static func prepared(pushID: UUID) -> PreparedNamedStatement<Self> {
         var binds = PostgresBindings(capacity: 1)
         binds.append(pushID)
-        return PostgresQuery(unsafeSQL: Self.sql, binds: binds)
+        return Self.prepared(bindings: binds)
     }
 
     static func decode(_ row: PostgresRow) throws -> Row { Row(audience: try row.decode(String.self)) }
