@@ -7,7 +7,7 @@ import Testing
 /// The queue's statements run prepared, under their names: a worker claims, extends, completes and fails jobs for
 /// every batch of a fan-out, and unprepared each call was parsed and planned again (the claim's planning, 0.5 ms, cost
 /// more than its execution during a million-target fan-out; issue 50). On a pool of one connection, each is prepared
-/// there after its first call, and every parameter binds as the type PostgreSQL infers from the statement's text.
+/// there after its first call.
 @Suite struct JobQueuePreparedStatementTests {
     @Test func theQueuesStatementsArePreparedOnTheirConnection() async throws {
         try await withTestDatabase(maxConnections: 1) { database in
@@ -35,6 +35,26 @@ import Testing
                     "lagw_jobs_claim", "lagw_jobs_complete", "lagw_jobs_enqueue", "lagw_jobs_extend_lease",
                     "lagw_jobs_fail", "lagw_jobs_next_due",
                 ])
+        }
+    }
+
+    /// A claim whose preparation failed (its `Parse` waited out `lock_timeout` behind a lock, as behind a migration)
+    /// does not fail on its connection from then on: PostgresNIO keeps a failed preparation and answers every later
+    /// call with it, so the connection is closed and the next claim prepares on a new one.
+    @Test func aClaimWhosePreparationFailedRunsOnANewConnection() async throws {
+        try await withTestDatabaseURL(maxConnections: 1) { database, url in
+            let queue = PostgresJobQueue(database: database)
+            try await database.client.query("SET lock_timeout = '100ms'")
+            try await withDatabase(url, maxConnections: 1) { other in
+                try await other.transaction { connection in
+                    try await connection.query(
+                        "LOCK TABLE jobs IN ACCESS EXCLUSIVE MODE", logger: TestEnvironment.quietLogger)
+                    await #expect(throws: (any Error).self) {
+                        try await queue.claim(limit: 1, owner: "w", lease: .seconds(30))
+                    }
+                }
+            }
+            #expect(try await queue.claim(limit: 1, owner: "w", lease: .seconds(30)).isEmpty)
         }
     }
 }

@@ -66,7 +66,7 @@ public struct PostgresJobQueue: JobQueue {
 
     public func complete(ids: [Int64], owner: String) async throws {
         guard !ids.isEmpty else { return }
-        _ = try await self.database.client.execute(
+        try await self.database.client.execute(
             JobQueueStatements.Complete.prepared(ids, owner), logger: self.logger)
     }
 

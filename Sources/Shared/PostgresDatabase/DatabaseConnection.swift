@@ -25,17 +25,28 @@ public struct DatabaseConnection: Sendable {
     }
 
     /// Runs a prepared statement (prepared once per connection) and reads its rows.
+    ///
+    /// PostgresNIO keeps a statement whose preparation failed as failed on its connection, and answers every later
+    /// call of it there with the same error: a claim whose first `Parse` waited out `lock_timeout` or
+    /// `statement_timeout` behind a lock, or met a table a migration was changing, would fail on that connection for
+    /// as long as it lived. So on an error that a preparation can meet (`mayHaveFailedPreparation`) the connection is
+    /// closed, and the pool opens another; the error still comes out.
     @discardableResult
     public func execute<Statement: PostgresPreparedStatement>(
         _ statement: Statement, logger: Logger, file: String = #fileID, line: Int = #line
     ) async throws -> CollectedRows<Statement.Row> where Statement.Row: Sendable {
         let base = self.base
-        return try await LostStatementGuard.run(on: base, executor: self.executor, logger: logger) {
-            var rows: [Statement.Row] = []
-            for try await row in try await base.execute(statement, logger: logger, file: file, line: line) {
-                rows.append(row)
+        do {
+            return try await LostStatementGuard.run(on: base, executor: self.executor, logger: logger) {
+                var rows: [Statement.Row] = []
+                for try await row in try await base.execute(statement, logger: logger, file: file, line: line) {
+                    rows.append(row)
+                }
+                return CollectedRows(rows)
             }
-            return CollectedRows(rows)
+        } catch let error as PSQLError where error.mayHaveFailedPreparation {
+            try? await base.close()
+            throw error
         }
     }
 
@@ -68,5 +79,17 @@ public struct DatabaseConnection: Sendable {
         }
         try await self.query("COMMIT", logger: logger)
         return value
+    }
+}
+
+extension PSQLError {
+    /// Whether the server's error may have come from preparing the statement rather than running it: a timeout or
+    /// cancel (SQLSTATE 57014), a lock not granted (55P03), a statement that no longer parses against the schema
+    /// (class 42) or whose cached plan no longer fits it (0A000), a prepared statement the server no longer has
+    /// (26000). Not integrity violations and the like (classes 22, 23, 40), which callers expect of a running
+    /// statement (`TrackStatement` answers a unique violation by retrying serialized) and which keep the connection.
+    var mayHaveFailedPreparation: Bool {
+        guard let state = self.sqlState else { return false }
+        return state == "57014" || state == "55P03" || state == "0A000" || state == "26000" || state.hasPrefix("42")
     }
 }
