@@ -4,8 +4,9 @@ import PostgresNIO
 /// back undecoded, for the statement's own row types. PostgreSQL parses it once per connection and, after five custom
 /// plans, reuses a generic plan where that looks no dearer than they did; a statement run unprepared is planned at
 /// every call. During a million-target fan-out, with the worker's statements so prepared, PostgreSQL made 1,300-2,000
-/// plans in all where it had made 3,400-4,400 (docs/benchmarks.md). The job queue's claim still takes a custom plan where its lists of kinds and ids
-/// left out are empty or its data skewed: its generic plan costs a list of unknown values as if it excluded most jobs.
+/// plans in all where it had made 3,400-4,400 (docs/benchmarks.md). The job queue's claim still takes a custom plan
+/// where its lists of kinds and ids left out are empty or its data skewed: its generic plan costs a list of unknown
+/// values as if it excluded most jobs.
 ///
 /// For statements whose text is one constant; a select composed per audience stays unprepared. PostgresNIO prepares it
 /// with the types of the first call's values, as it sends an unprepared statement's, and a NULL carries no type: a
