@@ -2,6 +2,7 @@ import Foundation
 import LiveActivitiesCore
 import Logging
 import NIOCore
+import PostgresDatabase
 import PostgresNIO
 
 public struct PostgresPushStore: PushStore {
@@ -22,7 +23,7 @@ public struct PostgresPushStore: PushStore {
         )
         // One statement (atomic by itself): a sender's push reaches the queue in one round trip, not five.
         let insert = try Self.insertStatement(rows, accepted: accepted, appID: appID, idempotencyKey: idempotencyKey)
-        if try await Self.inserted(self.database.client.query(insert, logger: self.logger)) {
+        if try await Self.inserted(self.database.client.execute(insert, logger: self.logger)) {
             return (accepted, false)
         }
         let stored = try await self.database.client.query(
@@ -93,7 +94,7 @@ public struct PostgresPushStore: PushStore {
     ) async throws -> Bool {
         let query = try Self.insertStatement(
             rows, accepted: accepted, appID: appID, idempotencyKey: idempotencyKey, scheduleIDs: scheduleIDs)
-        return try await Self.inserted(connection.query(query, logger: logger))
+        return try await Self.inserted(connection.execute(query, logger: logger))
     }
 
     /// The insert of an operation and its pushes (`PushStatements.Insert`). A fan-out job carries what the worker
@@ -101,7 +102,7 @@ public struct PostgresPushStore: PushStore {
     /// trip fewer between a single update's POST and its APNs request.
     static func insertStatement(
         _ rows: Rows, accepted: PushAccepted, appID: Int64, idempotencyKey: String?, scheduleIDs: [UUID]? = nil
-    ) throws -> PostgresQuery {
+    ) throws -> PreparedNamedStatement<PushStatements.Insert> {
         let response = String(decoding: try JSONEncoder().encode(accepted), as: UTF8.self)
         let pushes = rows.pushes
         let schedules =
@@ -116,7 +117,7 @@ public struct PostgresPushStore: PushStore {
             return try JobRequest(
                 PushFanoutJob(pushID: accepted.pushIDs[index], push: snapshot), appID: appID, priority: 1)
         }
-        return PushStatements.Insert.query(
+        return PushStatements.Insert.prepared(
             rows, accepted: accepted, appID: appID, idempotencyKey: idempotencyKey, response: response,
             schedules: schedules, jobs: jobs)
     }
@@ -128,8 +129,8 @@ public struct PostgresPushStore: PushStore {
     }
 
     public func report(appID: Int64, pushID: UUID) async throws -> PushReport? {
-        let rows = try await self.database.client.query(
-            PushReportStatement.query(pushID: pushID, appID: appID), logger: self.logger)
+        let rows = try await self.database.client.execute(
+            PushReportStatement.prepared(pushID: pushID, appID: appID), logger: self.logger)
         for try await row in rows { return try PushReportRow(row).report }
         return nil
     }

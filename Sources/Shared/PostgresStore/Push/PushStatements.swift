@@ -1,6 +1,7 @@
 import Foundation
 import LiveActivitiesCore
 import NIOCore
+import PostgresDatabase
 import PostgresNIO
 
 /// The push store's statements (`PostgresPushStore`, `StartSettlement`). The statements that select a push's targets
@@ -15,13 +16,14 @@ enum PushStatements {
     /// unless its key was used before; then its pushes (`$5`... `$18`, one per element) and one fan-out job each (kind
     /// `$19`; payloads `$20`, priorities `$21` and attempt limits `$22` by push), only if the operation went in.
     /// Answers one row: whether it did (`Row`). A job's snapshot gets the acceptance order the insert assigns
-    /// (`RETURNING seq`).
+    /// (`RETURNING seq`). Prepared: unprepared, it was planned at every push (0.25 ms against 0.46 ms of execution,
+    /// pg_stat_statements during the fan-out bench's single updates).
     enum Insert: NamedStatement {
-        static let name = "lagw_push_insert"
+        static let name = "lagw_push_insert_v2"
         static let sql = """
             WITH op AS (
                 INSERT INTO push_operations (id, app_id, idempotency_key, response)
-                VALUES ($1, $2, $3, $4::jsonb)
+                VALUES ($1::uuid, $2::int8, $3::text, $4::jsonb)
                 ON CONFLICT (app_id, idempotency_key) WHERE idempotency_key IS NOT NULL DO NOTHING
                 RETURNING id
             ),
@@ -51,10 +53,10 @@ enum PushStatements {
             """
 
         /// `schedules`: each push's schedule id ('' for none); `jobs`: each push's fan-out job.
-        static func query(
+        static func prepared(
             _ rows: PostgresPushStore.Rows, accepted: PushAccepted, appID: Int64, idempotencyKey: String?,
             response: String, schedules: [String], jobs: [JobRequest]
-        ) -> PostgresQuery {
+        ) -> PreparedNamedStatement<Self> {
             let pushes = rows.pushes.map(\.liveActivity)
             var binds = PostgresBindings(capacity: 22)
             binds.append(accepted.operationID)
@@ -79,7 +81,7 @@ enum PushStatements {
             binds.append(jobs.map(\.payload))
             binds.append(jobs.map(\.priority))
             binds.append(jobs.map(\.maxAttempts))
-            return Self.bound(binds)
+            return Self.prepared(bindings: binds)
         }
 
         struct Row {
