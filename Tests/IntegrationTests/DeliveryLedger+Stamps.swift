@@ -57,7 +57,8 @@ import Testing
                 let store = PostgresPushStore(database: single)
                 let report = try await store.report(appID: push.appID, pushID: pushID)
                 #expect(report?.state == .done)
-                // A push's insert too, first without an idempotency key (a NULL, which carries no type), then with.
+                // A push's insert too, first without an idempotency key (a NULL, which carries no type), then with,
+                // and the read of its name's broadcast channel (an update to all may go by broadcast).
                 let next = PushRequest(
                     audience: .all,
                     liveActivity: LiveActivityNotification(
@@ -70,11 +71,13 @@ import Testing
                 let names = [
                     statement, FinishBatchStatement.name, CountFinishedBatchStatement.name,
                     PushForDeliveryStatement.name, PushReportStatement.name, PushStatements.Insert.name,
+                    BroadcastStatements.Routing.name,
                 ]
                 let prepared = try await single.scalar(
                     "SELECT count(*) FROM pg_prepared_statements WHERE name = ANY(\(names))", as: Int64.self)
                 #expect(
-                    prepared == 6, "the last chunk's record, what follows it, the report or the insert ran unprepared")
+                    prepared == 7,
+                    "the last chunk's record, what follows it, the report, the insert or the routing ran unprepared")
             }
 
             let stamped = try await gw.database.scalar(

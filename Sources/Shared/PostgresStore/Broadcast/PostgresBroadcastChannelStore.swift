@@ -1,6 +1,7 @@
 import Foundation
 import LiveActivitiesCore
 import Logging
+import PostgresDatabase
 import PostgresNIO
 
 /// The broadcast channels of each app, in the app's current APNs environment: one per activity name. Every call is
@@ -60,15 +61,15 @@ public struct PostgresBroadcastChannelStore: Sendable {
     }
 
     /// The channels of the names whose channel decides the route of one of `pushes` (a start, or an update or end that
-    /// may go by broadcast), in the app's current environment: one read, none when no push needs one. `query` runs
-    /// it on the caller's connection or pool.
+    /// may go by broadcast), in the app's current environment: one read, none when no push needs one. `execute` runs
+    /// it, prepared, on the caller's connection or pool.
     static func channels<Rows: AsyncSequence>(
         appID: Int64, routing pushes: [PushRequest],
-        query: (PostgresQuery) async throws -> Rows
+        execute: (PreparedNamedStatement<BroadcastStatements.Routing>) async throws -> Rows
     ) async throws -> [String: BroadcastChannelRef] where Rows.Element == PostgresRow {
         let names = Set(pushes.filter(\.needsBroadcastChannel).compactMap(\.liveActivity.name))
         guard !names.isEmpty else { return [:] }
-        let rows = try await query(BroadcastStatements.Routing.query(appID, Array(names)))
+        let rows = try await execute(try BroadcastStatements.Routing.prepared(appID, Array(names)))
         var found: [String: BroadcastChannelRef] = [:]
         for try await row in rows {
             let row = try BroadcastStatements.Routing.Row(row)

@@ -45,7 +45,7 @@ public struct PostgresPushStore: PushStore {
     /// go by broadcast or is a start.
     private func channels(appID: Int64, _ pushes: [PushRequest]) async throws -> [String: BroadcastChannelRef] {
         try await PostgresBroadcastChannelStore.channels(appID: appID, routing: pushes) {
-            try await self.database.client.query($0, logger: self.logger)
+            try await self.database.client.execute($0, logger: self.logger)
         }
     }
 

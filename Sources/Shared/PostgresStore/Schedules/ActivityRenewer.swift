@@ -93,7 +93,7 @@ public struct ActivityRenewer: RecurringJob {
             pushes.append(PushRequest(audience: audience, liveActivity: start, campaignCategories: ["renewal"]))
         }
         let channels = try await PostgresBroadcastChannelStore.channels(appID: appID, routing: pushes) {
-            try await connection.query($0, logger: logger)
+            try await connection.execute($0, logger: logger)
         }
         let accepted = PushAccepted(operationID: UUID(), pushIDs: pushes.map { _ in UUID() })
         try await PostgresPushStore.insert(

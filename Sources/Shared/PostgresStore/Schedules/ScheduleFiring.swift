@@ -69,7 +69,7 @@ public struct ScheduleFiring: JobHandler {
             for (appID, group) in Dictionary(grouping: due, by: \.appID) {
                 channels[appID] = try await PostgresBroadcastChannelStore.channels(
                     appID: appID, routing: group.map(\.push)
-                ) { try await connection.query($0, logger: logger) }
+                ) { try await connection.execute($0, logger: logger) }
             }
             for entry in due {
                 let channel = entry.push.liveActivity.name.flatMap { channels[entry.appID]?[$0] }
