@@ -1,7 +1,9 @@
 import Foundation
 import PostgresNIO
 
-/// The channel store's statements run unprepared (`PostgresChannelStore`); its prepared lookup is listed here too.
+/// The channel store's statements (`PostgresChannelStore`). Those of a device's registration and of the check of its
+/// secret run prepared (`prepared(...)`): an app launch runs them, and unprepared PostgreSQL planned each at every call
+/// (for a statement of one or two index probes, planning cost as much as running it or more); the rest run unprepared.
 enum ChannelStatements {
     static let all: [any NamedStatement.Type] = [
         ChannelLookupStatement.self, SecretByInstall.self, Insert.self, LockByInstall.self, ClaimSecret.self,
@@ -11,18 +13,20 @@ enum ChannelStatements {
 
     /// The secret's digest (hex; NULL: none) of app `$1`'s channel with install id `$2`.
     enum SecretByInstall: NamedStatement {
-        static let name = "lagw_channel_secret_by_install"
-        static let sql = "SELECT encode(secret_hash, 'hex') FROM channels WHERE app_id = $1 AND install_id = $2"
+        static let name = "lagw_channel_secret_by_install_v2"
+        static let sql =
+            "SELECT encode(secret_hash, 'hex') FROM channels WHERE app_id = $1::int8 AND install_id = $2::text"
     }
 
     /// A channel for app `$1`'s install id `$2` (opt-in `$3`, live activities `$4`, named user `$5`, locale `$6`,
     /// timezone `$7`, secret digest `$8`), unless the install id has one; returns its id.
     enum Insert: NamedStatement {
-        static let name = "lagw_channel_insert"
+        static let name = "lagw_channel_insert_v2"
         static let sql = """
             INSERT INTO channels (app_id, install_id, opt_in, live_activities_enabled, named_user_id, locale, timezone,
                                   secret_hash)
-            VALUES ($1, $2, coalesce($3::bool, false), coalesce($4::bool, true), $5, $6, $7, $8)
+            VALUES ($1::int8, $2::text, coalesce($3::bool, false), coalesce($4::bool, true), $5::text, $6::text,
+                    $7::text, $8::bytea)
             ON CONFLICT (app_id, install_id) DO NOTHING
             RETURNING id
             """
@@ -30,10 +34,10 @@ enum ChannelStatements {
 
     /// Locks app `$1`'s channel with install id `$2`; its id and secret digest (hex; NULL: none).
     enum LockByInstall: NamedStatement {
-        static let name = "lagw_channel_lock_by_install"
+        static let name = "lagw_channel_lock_by_install_v2"
         static let sql = """
             SELECT id, encode(secret_hash, 'hex') FROM channels
-            WHERE app_id = $1 AND install_id = $2 FOR NO KEY UPDATE
+            WHERE app_id = $1::int8 AND install_id = $2::text FOR NO KEY UPDATE
             """
 
         struct Row {
@@ -46,48 +50,48 @@ enum ChannelStatements {
 
     /// Sets channel `$2`'s secret digest to `$1` (NULL: keeps it).
     enum ClaimSecret: NamedStatement {
-        static let name = "lagw_channel_claim_secret"
-        static let sql = "UPDATE channels SET secret_hash = coalesce($1, secret_hash) WHERE id = $2"
+        static let name = "lagw_channel_claim_secret_v2"
+        static let sql = "UPDATE channels SET secret_hash = coalesce($1::bytea, secret_hash) WHERE id = $2::uuid"
     }
 
     /// A row when channel `$1` is app `$2`'s and digest `$3` (hex) is its secret's, or it has none.
     enum Verify: NamedStatement {
-        static let name = "lagw_channel_verify"
+        static let name = "lagw_channel_verify_v2"
         static let sql = """
-            SELECT 1 FROM channels WHERE id = $1 AND app_id = $2
-              AND (secret_hash IS NULL OR encode(secret_hash, 'hex') = $3)
+            SELECT 1 FROM channels WHERE id = $1::uuid AND app_id = $2::int8
+              AND (secret_hash IS NULL OR encode(secret_hash, 'hex') = $3::text)
             """
     }
 
     /// Updates channel `$6` of app `$7` with what a registration gives (NULL: unchanged): opt-in `$1`, live activities
     /// `$2`, named user `$3`, locale `$4`, timezone `$5`. Returns its id when it exists.
     enum Update: NamedStatement {
-        static let name = "lagw_channel_update"
+        static let name = "lagw_channel_update_v2"
         static let sql = """
             UPDATE channels SET
-                opt_in = coalesce($1, opt_in),
-                live_activities_enabled = coalesce($2, live_activities_enabled),
-                named_user_id = coalesce($3, named_user_id),
-                locale = coalesce($4, locale),
-                timezone = coalesce($5, timezone),
+                opt_in = coalesce($1::bool, opt_in),
+                live_activities_enabled = coalesce($2::bool, live_activities_enabled),
+                named_user_id = coalesce($3::text, named_user_id),
+                locale = coalesce($4::text, locale),
+                timezone = coalesce($5::text, timezone),
                 last_registration = now()
-            WHERE id = $6 AND app_id = $7
+            WHERE id = $6::uuid AND app_id = $7::int8
             RETURNING id
             """
     }
 
     /// Deletes channel `$1`'s tags of groups `$2`.
     enum DeleteTagGroups: NamedStatement {
-        static let name = "lagw_channel_tags_delete_groups"
-        static let sql = "DELETE FROM channel_tags WHERE channel_id = $1 AND tag_group = ANY($2::text[])"
+        static let name = "lagw_channel_tags_delete_groups_v2"
+        static let sql = "DELETE FROM channel_tags WHERE channel_id = $1::uuid AND tag_group = ANY($2::text[])"
     }
 
     /// Adds to channel `$1` of app `$2` the tags `$4` of groups `$3` (pairs, in order).
     enum InsertTags: NamedStatement {
-        static let name = "lagw_channel_tags_insert"
+        static let name = "lagw_channel_tags_insert_v2"
         static let sql = """
             INSERT INTO channel_tags (channel_id, app_id, tag_group, tag)
-            SELECT $1, $2, g, t FROM unnest($3::text[], $4::text[]) AS x(g, t)
+            SELECT $1::uuid, $2::int8, g, t FROM unnest($3::text[], $4::text[]) AS x(g, t)
             ON CONFLICT DO NOTHING
             """
     }

@@ -1,6 +1,7 @@
 import Foundation
 import LiveActivitiesCore
 import Logging
+import PostgresDatabase
 import PostgresNIO
 
 public struct PostgresChannelStore: ChannelStore {
@@ -21,8 +22,8 @@ public struct PostgresChannelStore: ChannelStore {
         let secret = ChannelSecret.generate()
         // A device without the channel's secret is refused before anything is written (not even a lock).
         if case .device(let digest) = proof {
-            let rows = try await self.database.client.query(
-                ChannelStatements.SecretByInstall.query(appID, installID), logger: self.logger)
+            let rows = try await self.database.client.execute(
+                try ChannelStatements.SecretByInstall.prepared(appID, installID), logger: self.logger)
             for try await stored in rows.decode(String?.self) {
                 if let stored, digest != stored { return .refused }
             }
@@ -37,7 +38,8 @@ public struct PostgresChannelStore: ChannelStore {
             bindings.append(registration.locale)
             bindings.append(registration.timezone)
             bindings.append(ByteBuffer(bytes: ChannelSecret.digest(secret)))
-            let inserted = try await connection.query(ChannelStatements.Insert.bound(bindings), logger: self.logger)
+            let inserted = try await connection.execute(
+                ChannelStatements.Insert.prepared(bindings: bindings), logger: self.logger)
             for try await id in inserted.decode(UUID.self) {
                 try await Self.replaceTags(
                     registration.replacedTagGroups, channelID: id, appID: appID, on: connection, logger: self.logger)
@@ -45,8 +47,8 @@ public struct PostgresChannelStore: ChannelStore {
             }
             // The install id has a channel: the master secret, or the channel's own secret, may update it; a channel
             // without one (created before channel secrets) is claimed by the first registration.
-            let existing = try await connection.query(
-                ChannelStatements.LockByInstall.query(appID, installID), logger: self.logger)
+            let existing = try await connection.execute(
+                try ChannelStatements.LockByInstall.prepared(appID, installID), logger: self.logger)
             guard let row = try await existing.collect().first.map(ChannelStatements.LockByInstall.Row.init) else {
                 throw ChannelRegistrationRace()
             }
@@ -65,7 +67,7 @@ public struct PostgresChannelStore: ChannelStore {
             var claim = PostgresBindings(capacity: 2)
             claim.append(hash)
             claim.append(id)
-            try await connection.query(ChannelStatements.ClaimSecret.bound(claim), logger: self.logger)
+            try await connection.execute(ChannelStatements.ClaimSecret.prepared(bindings: claim), logger: self.logger)
             _ = try await Self.update(appID: appID, channelID: id, registration, on: connection, logger: self.logger)
             return claimed ? .claimed(id, secret: secret) : .updated(id)
         }
@@ -80,8 +82,8 @@ public struct PostgresChannelStore: ChannelStore {
         case .server: return true  // the route's own statement is scoped by the app
         case .device(let presented): digest = presented ?? ""
         }
-        let rows = try await self.database.client.query(
-            ChannelStatements.Verify.query(channelID, appID, digest), logger: self.logger)
+        let rows = try await self.database.client.execute(
+            try ChannelStatements.Verify.prepared(channelID, appID, digest), logger: self.logger)
         for try await _ in rows { return true }
         return false
     }
@@ -104,7 +106,7 @@ public struct PostgresChannelStore: ChannelStore {
         bindings.append(registration.timezone)
         bindings.append(channelID)
         bindings.append(appID)
-        let rows = try await connection.query(ChannelStatements.Update.bound(bindings), logger: logger)
+        let rows = try await connection.execute(ChannelStatements.Update.prepared(bindings: bindings), logger: logger)
         var found = false
         for try await _ in rows.decode(UUID.self) { found = true }
         guard found else { return false }
@@ -118,11 +120,11 @@ public struct PostgresChannelStore: ChannelStore {
     ) async throws {
         guard !groups.isEmpty else { return }
         let names = Array(groups.keys)
-        try await connection.query(ChannelStatements.DeleteTagGroups.query(channelID, names), logger: logger)
+        try await connection.execute(try ChannelStatements.DeleteTagGroups.prepared(channelID, names), logger: logger)
         let pairs = groups.flatMap { group, tags in Set(tags).map { (group, $0) } }
         guard !pairs.isEmpty else { return }
-        try await connection.query(
-            ChannelStatements.InsertTags.query(channelID, appID, pairs.map(\.0), pairs.map(\.1)), logger: logger)
+        try await connection.execute(
+            try ChannelStatements.InsertTags.prepared(channelID, appID, pairs.map(\.0), pairs.map(\.1)), logger: logger)
         try await Quotas.checkTags(channels: [channelID], appID: appID, on: connection, logger: logger)
     }
 

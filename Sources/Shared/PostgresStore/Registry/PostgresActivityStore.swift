@@ -2,6 +2,7 @@ import Foundation
 import LiveActivitiesCore
 import Logging
 import Metrics
+import PostgresDatabase
 import PostgresNIO
 
 public struct PostgresActivityStore: ActivityStore {
@@ -24,8 +25,8 @@ public struct PostgresActivityStore: ActivityStore {
     public func setPushToStart(
         appID: Int64, channelID: UUID, attributesType: String, _ registration: PushToStartRegistration
     ) async throws -> PushToStartResult {
-        let rows = try await self.database.client.query(
-            RegistryStatements.SetPushToStart.query(
+        let rows = try await self.database.client.execute(
+            try RegistryStatements.SetPushToStart.prepared(
                 channelID, appID, registration.token, attributesType, Int32(registration.contractVersion)),
             logger: self.logger)
         guard let row = try rows.elements.first.map(RegistryStatements.SetPushToStart.Row.init), row.channelFound
@@ -36,7 +37,7 @@ public struct PostgresActivityStore: ActivityStore {
 
     public func deletePushToStart(appID: Int64, channelID: UUID, attributesType: String) async throws -> Int {
         try await self.countingChannelStatement(
-            RegistryStatements.DeletePushToStart.query(channelID, appID, attributesType))
+            try RegistryStatements.DeletePushToStart.prepared(channelID, appID, attributesType))
     }
 
     public func track(
@@ -115,8 +116,8 @@ public struct PostgresActivityStore: ActivityStore {
         bindings.append(end.at)
         bindings.append(end.systemActivityID)
         bindings.append(dismissed)
-        let rows = try await self.database.client.query(
-            RegistryStatements.Untrack.bound(bindings), logger: self.logger)
+        let rows = try await self.database.client.execute(
+            RegistryStatements.Untrack.prepared(bindings: bindings), logger: self.logger)
         guard let row = try rows.elements.first.map(RegistryStatements.Untrack.Row.init), row.channelFound else {
             throw RegistryError.channelNotFound
         }
@@ -133,12 +134,13 @@ public struct PostgresActivityStore: ActivityStore {
         bindings.append(appID)
         bindings.append(systemActivityIDs)
         bindings.append(attributesTypes)
-        return try await self.countingChannelStatement(RegistryStatements.Reconcile.bound(bindings))
+        return try await self.countingChannelStatement(RegistryStatements.Reconcile.prepared(bindings: bindings))
     }
 
     /// Runs a statement answering (channels found, rows changed); throws when the channel is not this app's.
-    private func countingChannelStatement(_ query: PostgresQuery) async throws -> Int {
-        let rows = try await self.database.client.query(query, logger: self.logger)
+    private func countingChannelStatement<S: NamedStatement>(_ statement: PreparedNamedStatement<S>) async throws -> Int
+    {
+        let rows = try await self.database.client.execute(statement, logger: self.logger)
         guard let row = try rows.elements.first.map(RegistryStatements.CountRow.init), row.channelFound else {
             throw RegistryError.channelNotFound
         }

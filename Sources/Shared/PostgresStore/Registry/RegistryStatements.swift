@@ -1,8 +1,9 @@
 import Foundation
 import PostgresNIO
 
-/// The registry's statements run unprepared (`PostgresActivityStore`); its prepared ones (`TrackStatement`,
-/// `TrackReplaceStatement`, the channel lookup's summaries) are listed here too.
+/// The registry's statements (`PostgresActivityStore`). Those a device's calls run are prepared: `TrackStatement`,
+/// `TrackReplaceStatement`, the channel lookup's summaries, and (`prepared(...)`) a push-to-start token's set and
+/// delete, an activity's untrack and the reconcile after a relaunch; the rest run unprepared.
 enum RegistryStatements {
     static let all: [any NamedStatement.Type] = [Self.own, RegistryMaintenanceStatements.all].flatMap { $0 }
 
@@ -18,19 +19,19 @@ enum RegistryStatements {
     /// `now()` in `DO UPDATE SET`: "functions used in the DO UPDATE SET clause of INSERTs on distributed tables must
     /// be marked IMMUTABLE").
     enum SetPushToStart: NamedStatement {
-        static let name = "lagw_push_to_start_set_v3"
+        static let name = "lagw_push_to_start_set_v4"
         static let sql = """
             WITH ch AS (
                 SELECT c.id, a.apns_environment FROM channels c JOIN apps a ON a.id = c.app_id
-                WHERE c.id = $1 AND c.app_id = $2
+                WHERE c.id = $1::uuid AND c.app_id = $2::int8
             ), old AS (
-                SELECT p.token = $3 AND p.state = 'active' AND p.environment = ch.apns_environment AS same
+                SELECT p.token = $3::text AND p.state = 'active' AND p.environment = ch.apns_environment AS same
                 FROM push_to_start_tokens p JOIN ch ON p.channel_id = ch.id
-                WHERE p.attributes_type = $4
+                WHERE p.attributes_type = $4::text
             ), up AS (
                 INSERT INTO push_to_start_tokens AS p
                     (channel_id, app_id, attributes_type, token, environment, contract_version, updated_at)
-                SELECT id, $2, $4, $3, apns_environment, $5, now() FROM ch
+                SELECT id, $2::int8, $4::text, $3::text, apns_environment, $5::int4, now() FROM ch
                 ON CONFLICT (channel_id, attributes_type, app_id) DO UPDATE
                 SET token = excluded.token, environment = excluded.environment, state = 'active',
                     contract_version = excluded.contract_version,
@@ -59,12 +60,12 @@ enum RegistryStatements {
 
     /// Deletes the push-to-start token of attributes type `$3` on channel `$1` of app `$2`.
     enum DeletePushToStart: NamedStatement {
-        static let name = "lagw_push_to_start_delete"
+        static let name = "lagw_push_to_start_delete_v2"
         static let sql = """
-            WITH ch AS (SELECT id FROM channels WHERE id = $1 AND app_id = $2),
+            WITH ch AS (SELECT id FROM channels WHERE id = $1::uuid AND app_id = $2::int8),
             done AS (
                 DELETE FROM push_to_start_tokens
-                WHERE channel_id IN (SELECT id FROM ch) AND attributes_type = $3 RETURNING 1
+                WHERE channel_id IN (SELECT id FROM ch) AND attributes_type = $3::text RETURNING 1
             )
             SELECT (SELECT count(*) FROM ch), (SELECT count(*) FROM done)
             """
@@ -82,15 +83,15 @@ enum RegistryStatements {
     /// device's clock may lag the gateway's, and its end is not lost for that. A concurrent end of the same instance
     /// counts once: the update re-checks the state it read.
     enum Untrack: NamedStatement {
-        static let name = "lagw_activity_untrack_v2"
+        static let name = "lagw_activity_untrack_v3"
         static let sql = """
-            WITH ch AS (SELECT id FROM channels WHERE id = $1 AND app_id = $2),
+            WITH ch AS (SELECT id FROM channels WHERE id = $1::uuid AND app_id = $2::int8),
             clock AS (SELECT now() AS now),
             target AS (
                 SELECT la.id, la.state IN ('active', 'invalid') AS current, la.dismissed_at IS NOT NULL AS was_dismissed,
                        greatest(coalesce($4::timestamptz, now()), la.started_at) AS at
                 FROM live_activities la
-                WHERE la.channel_id IN (SELECT id FROM ch) AND la.app_id = $2 AND la.name = $3
+                WHERE la.channel_id IN (SELECT id FROM ch) AND la.app_id = $2::int8 AND la.name = $3::text
                   AND CASE WHEN $5::text IS NULL THEN la.state IN ('active', 'invalid')
                            ELSE la.system_activity_id = $5::text
                                 AND (la.state IN ('active', 'invalid') OR $6::bool) END
@@ -105,7 +106,7 @@ enum RegistryStatements {
                     device_ended_at = CASE WHEN t.current THEN t.at ELSE la.device_ended_at END,
                     dismissed_at = CASE WHEN $6::bool THEN coalesce(la.dismissed_at, t.at) ELSE la.dismissed_at END
                 FROM target t, clock k
-                WHERE la.id = t.id AND la.app_id = $2 AND (la.state IN ('active', 'invalid')) = t.current
+                WHERE la.id = t.id AND la.app_id = $2::int8 AND (la.state IN ('active', 'invalid')) = t.current
                   AND (t.current OR NOT t.was_dismissed)
                 RETURNING t.current
             )
@@ -131,9 +132,9 @@ enum RegistryStatements {
     /// Ends the current activities of channel `$1` of app `$2` whose system activity ids are not in `$3`, of the
     /// attributes types `$4` (NULL: of every type).
     enum Reconcile: NamedStatement {
-        static let name = "lagw_activity_reconcile"
+        static let name = "lagw_activity_reconcile_v2"
         static let sql = """
-            WITH ch AS (SELECT id FROM channels WHERE id = $1 AND app_id = $2),
+            WITH ch AS (SELECT id FROM channels WHERE id = $1::uuid AND app_id = $2::int8),
             done AS (
                 UPDATE live_activities SET state = 'ended', ended_reason = 'reconciled', ended_at = now()
                 WHERE channel_id IN (SELECT id FROM ch) AND state IN ('active', 'invalid')
