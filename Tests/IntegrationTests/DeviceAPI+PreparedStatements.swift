@@ -50,7 +50,7 @@ import Testing
                     ChannelStatements.SecretByInstall.name, ChannelStatements.Insert.name,
                     ChannelStatements.LockByInstall.name, ChannelStatements.ClaimSecret.name,
                     ChannelStatements.Update.name, ChannelStatements.DeleteTagGroups.name,
-                    ChannelStatements.InsertTags.name, ChannelStatements.Verify.name,
+                    ChannelStatements.InsertTags.name, TenancyStatements.TagQuota.name, ChannelStatements.Verify.name,
                     RegistryStatements.SetPushToStart.name, RegistryStatements.DeletePushToStart.name,
                     RegistryStatements.Reconcile.name, RegistryStatements.Untrack.name,
                 ]

@@ -151,7 +151,8 @@ enum BroadcastStatements {
 
     /// App `$1`'s channels of names `$2` in its current environment.
     /// Prepared (`prepared(_:_:)`): a push that may route by broadcast reads it, and unprepared PostgreSQL spent
-    /// 0.14 ms planning it against 0.01 ms running it (pg_stat_statements, the fan-out bench's single updates).
+    /// 0.14-0.20 ms planning it against 0.01-0.02 ms running it (pg_stat_statements of two fan-out benches' single
+    /// updates: docs/benchmarks.md).
     enum Routing: NamedStatement {
         static let name = "lagw_broadcast_routing_v2"
         static let sql = """

@@ -1,9 +1,11 @@
 import Foundation
 import PostgresNIO
 
-/// The channel store's statements (`PostgresChannelStore`). Those of a device's registration and of the check of its
-/// secret run prepared (`prepared(...)`): an app launch runs them, and unprepared PostgreSQL planned each at every call
-/// (for a statement of one or two index probes, planning cost as much as running it or more); the rest run unprepared.
+/// The channel store's statements (`PostgresChannelStore`). Prepared: the lookup (`ChannelLookupStatement`), and
+/// (`prepared(...)`) those of a device's registration and of the check of its secret: an app launch runs them, and
+/// unprepared PostgreSQL planned each at every call (for one or two index probes, planning cost as much as running
+/// them or more). Unprepared: forgetting a channel, removing its named user and the server's changes to many channels
+/// at once.
 enum ChannelStatements {
     static let all: [any NamedStatement.Type] = [
         ChannelLookupStatement.self, SecretByInstall.self, Insert.self, LockByInstall.self, ClaimSecret.self,

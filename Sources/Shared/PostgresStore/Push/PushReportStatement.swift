@@ -2,7 +2,7 @@ import Foundation
 import PostgresDatabase
 import PostgresNIO
 
-/// One push's report, as `GET /api/push/{id}` answers it: a row of the `push_report` view, read by column name into
+/// One push's report, as `GET /api/pushes/{id}` answers it: a row of the `push_report` view, read by column name into
 /// `PushReportRow`. Prepared: the view reaches the pushes, batches, failures and attempts partitions, and PostgreSQL
 /// spent 1.4-1.8 ms planning it against 0.4 ms running it (`EXPLAIN (ANALYZE)` on the fan-out bench's database, 110
 /// partitions); its generic plan prunes them as the executor starts (0.02 ms of planning, 0.16 ms of execution).

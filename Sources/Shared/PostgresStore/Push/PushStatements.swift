@@ -16,8 +16,8 @@ enum PushStatements {
     /// unless its key was used before; then its pushes (`$5`... `$18`, one per element) and one fan-out job each (kind
     /// `$19`; payloads `$20`, priorities `$21` and attempt limits `$22` by push), only if the operation went in.
     /// Answers one row: whether it did (`Row`). A job's snapshot gets the acceptance order the insert assigns
-    /// (`RETURNING seq`). Prepared: unprepared, it was planned at every push (0.25 ms against 0.46 ms of execution,
-    /// pg_stat_statements during the fan-out bench's single updates).
+    /// (`RETURNING seq`). Prepared: unprepared, it was planned at every push (0.24 ms a call against 0.85 ms of
+    /// execution, pg_stat_statements of a fan-out bench's single updates: docs/benchmarks.md).
     enum Insert: NamedStatement {
         static let name = "lagw_push_insert_v2"
         static let sql = """

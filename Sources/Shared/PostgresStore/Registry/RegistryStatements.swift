@@ -1,9 +1,10 @@
 import Foundation
 import PostgresNIO
 
-/// The registry's statements (`PostgresActivityStore`). Those a device's calls run are prepared: `TrackStatement`,
-/// `TrackReplaceStatement`, the channel lookup's summaries, and (`prepared(...)`) a push-to-start token's set and
-/// delete, an activity's untrack and the reconcile after a relaunch; the rest run unprepared.
+/// The registry's statements (`PostgresActivityStore`). Prepared: `TrackStatement`, `TrackReplaceStatement`,
+/// `ConfirmStartsStatement`, the channel lookup's summaries, and (`prepared(...)`) a push-to-start token's set and
+/// delete, an activity's untrack and the reconcile after a relaunch, which every app launch may run. Unprepared: the
+/// serialized track's channel lock and an `end_at` schedule's statements.
 enum RegistryStatements {
     static let all: [any NamedStatement.Type] = [Self.own, RegistryMaintenanceStatements.all].flatMap { $0 }
 

@@ -1,17 +1,19 @@
 import Foundation
 import LiveActivitiesCore
 import Logging
+import PostgresDatabase
 import PostgresNIO
 
 /// The app's quotas, checked inside the transaction that writes (so a refusal writes nothing). Counts stop at the
 /// limit (`LIMIT`), so a check costs at most the quota's worth of index entries. Concurrent writes may each pass
 /// and overshoot by their own size: the quotas bound resources, they are not exact.
 enum Quotas {
-    /// Tags of each of `channels` against `max_tags_per_channel`.
+    /// Tags of each of `channels` against `max_tags_per_channel`. Prepared: a registration with tags runs it.
     static func checkTags(channels: [UUID], appID: Int64, on connection: DatabaseConnection, logger: Logger)
         async throws
     {
-        let rows = try await connection.query(TenancyStatements.TagQuota.query(channels, appID), logger: logger)
+        let rows = try await connection.execute(
+            try TenancyStatements.TagQuota.prepared(channels, appID), logger: logger)
         for row in try await rows.collect().map(TenancyStatements.TagQuota.Row.init)
         where (row.most ?? 0) > Int64(row.limit) {
             throw QuotaExceeded(quota: "max_tags_per_channel", limit: Int(row.limit))

@@ -146,14 +146,14 @@ enum TenancyStatements {
 
     /// App `$2`'s `max_tags_per_channel` and the most tags any of channels `$1` has.
     enum TagQuota: NamedStatement {
-        static let name = "lagw_quota_tags"
+        static let name = "lagw_quota_tags_v2"
         static let sql = """
             SELECT a.max_tags_per_channel, max(x.n)
             FROM apps a
             CROSS JOIN LATERAL (
                 SELECT (SELECT count(*) FROM channel_tags t WHERE t.channel_id = c) AS n FROM unnest($1::uuid[]) AS c
             ) x
-            WHERE a.id = $2
+            WHERE a.id = $2::int8
             GROUP BY a.max_tags_per_channel
             """
 
