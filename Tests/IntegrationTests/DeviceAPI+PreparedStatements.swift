@@ -5,8 +5,9 @@ import Testing
 
 @testable import PostgresStore
 
-/// What an app launch asks of the device API (a channel's registration, its secret's check, a push-to-start token, the
-/// reconcile after a relaunch, an untrack) runs as prepared statements: unprepared, PostgreSQL planned each of them at
+/// What an app launch asks of the device API (a channel's registration, its secret's check, an activity tracked with
+/// its end time, a push-to-start token, the reconcile after a relaunch, a tap's launch, an untrack) runs as prepared
+/// statements: unprepared, PostgreSQL planned each of them at
 /// every call, for as long as it ran them or longer.
 @Suite struct DeviceAPIPreparedStatementTests {
     @Test func aLaunchsStatementsArePreparedOnTheirConnection() async throws {
@@ -33,6 +34,15 @@ import Testing
 
                 let activities = PostgresActivityStore(database: single)
                 let token = String(repeating: "ab", count: 32)
+                // An activity tracked with an end time, twice (the second moves its `end_at` schedule), then a tap.
+                let now = Int64(Date().timeIntervalSince1970)
+                for endAt in [now + 3600, now + 7200] {
+                    let tracking = ActivityTracking(
+                        attributesType: "MatchAttributes", token: token, systemActivityID: "sys-1", endAt: endAt)
+                    _ = try await activities.track(appID: appID, channelID: id, name: "match", tracking, proof: proof)
+                }
+                _ = try await PostgresScheduleStore(database: single).launch(
+                    appID: appID, channelID: id, systemActivityID: "sys-1", idempotencyKey: nil)
                 let set = try await activities.setPushToStart(
                     appID: appID, channelID: id, attributesType: "MatchAttributes",
                     PushToStartRegistration(token: token))
@@ -42,9 +52,11 @@ import Testing
                         appID: appID, channelID: id, attributesType: "MatchAttributes")
                         == 1)
                 #expect(
-                    try await activities.reconcile(appID: appID, channelID: id, keeping: [], attributesTypes: nil) == 0)
+                    try await activities.reconcile(
+                        appID: appID, channelID: id, keeping: ["sys-1"], attributesTypes: nil)
+                        == 0)
                 let ended = try await activities.untrack(appID: appID, channelID: id, name: "match", ActivityEnd())
-                #expect(ended.ended == 0)
+                #expect(ended.ended == 1)
 
                 let names: [String] = [
                     ChannelStatements.SecretByInstall.name, ChannelStatements.Insert.name,
@@ -52,7 +64,10 @@ import Testing
                     ChannelStatements.Update.name, ChannelStatements.DeleteTagGroups.name,
                     ChannelStatements.InsertTags.name, TenancyStatements.TagQuota.name, ChannelStatements.Verify.name,
                     RegistryStatements.SetPushToStart.name, RegistryStatements.DeletePushToStart.name,
-                    RegistryStatements.Reconcile.name, RegistryStatements.Untrack.name,
+                    RegistryStatements.Reconcile.name, RegistryStatements.Untrack.name, TrackStatement.name,
+                    RegistryStatements.LockChannel.name, RegistryStatements.MoveEndSchedule.name,
+                    RegistryStatements.InsertEndSchedule.name, RegistryStatements.MoveEndScheduleJob.name,
+                    ScheduleStatements.RecordLaunch.name,
                 ]
                 var prepared: [String] = []
                 for try await name in try await single.client.query(

@@ -89,8 +89,8 @@ public struct PostgresActivityStore: ActivityStore {
     ) async throws -> TrackOutcome {
         try await self.database.transaction { connection in
             // Read committed: the statements after this lock take snapshots that include what the holder committed.
-            let locked = try await connection.query(
-                RegistryStatements.LockChannel.query(channelID, appID), logger: self.logger)
+            let locked = try await connection.execute(
+                try RegistryStatements.LockChannel.prepared(channelID, appID), logger: self.logger)
             for try await _ in locked {}
             guard
                 let outcome = try await self.trackStatements(
@@ -178,19 +178,19 @@ public struct PostgresActivityStore: ActivityStore {
         let sendAt = Date(timeIntervalSince1970: TimeInterval(max(endAt, Int64(Date().timeIntervalSince1970))))
         let push = PushRequest(audience: .channels([channelID]), liveActivity: .init(event: .end, name: name))
         let json = try PostgresScheduleStore.json(push)
-        let moved = try await connection.query(
-            RegistryStatements.MoveEndSchedule.query(sendAt, instanceID, channelID), logger: logger)
+        let moved = try await connection.execute(
+            try RegistryStatements.MoveEndSchedule.prepared(sendAt, instanceID, channelID), logger: logger)
         var existing: UUID?
         for try await id in moved.decode(UUID.self) { existing = id }
         if let existing {
-            try await connection.query(
-                RegistryStatements.MoveEndScheduleJob.query(sendAt, ScheduleFireJob.dedupeKey(existing)),
+            try await connection.execute(
+                try RegistryStatements.MoveEndScheduleJob.prepared(sendAt, ScheduleFireJob.dedupeKey(existing)),
                 logger: logger)
             return
         }
         let id = UUID()
-        try await connection.query(
-            RegistryStatements.InsertEndSchedule.query(id, appID, channelID, name, instanceID, json, sendAt),
+        try await connection.execute(
+            try RegistryStatements.InsertEndSchedule.prepared(id, appID, channelID, name, instanceID, json, sendAt),
             logger: logger)
         _ = try await PostgresJobQueue.enqueue(
             [try PostgresScheduleStore.fireJob(appID: appID, id: id, at: sendAt)], on: connection, logger: logger)

@@ -3,8 +3,8 @@ import PostgresNIO
 
 /// The registry's statements (`PostgresActivityStore`). Prepared: `TrackStatement`, `TrackReplaceStatement`,
 /// `ConfirmStartsStatement`, the channel lookup's summaries, and (`prepared(...)`) a push-to-start token's set and
-/// delete, an activity's untrack and the reconcile after a relaunch, which every app launch may run. Unprepared: the
-/// serialized track's channel lock and an `end_at` schedule's statements.
+/// delete, an activity's untrack, the reconcile after a relaunch, the serialized track's channel lock and an `end_at`
+/// schedule's statements, which device calls run.
 enum RegistryStatements {
     static let all: [any NamedStatement.Type] = [Self.own, RegistryMaintenanceStatements.all].flatMap { $0 }
 
@@ -74,8 +74,8 @@ enum RegistryStatements {
 
     /// Locks channel `$1` of app `$2` for the rest of the transaction (a serialized `track`).
     enum LockChannel: NamedStatement {
-        static let name = "lagw_channel_lock"
-        static let sql = "SELECT 1 FROM channels WHERE id = $1 AND app_id = $2 FOR NO KEY UPDATE"
+        static let name = "lagw_channel_lock_v2"
+        static let sql = "SELECT 1 FROM channels WHERE id = $1::uuid AND app_id = $2::int8 FOR NO KEY UPDATE"
     }
 
     /// Ends (or records the dismissal of) activity `$3` on channel `$1` of app `$2`, in one statement. The instance:
@@ -149,27 +149,27 @@ enum RegistryStatements {
 
     /// Moves the pending `end_at` schedule of instance `$2` on channel `$3` to `$1`; returns its id.
     enum MoveEndSchedule: NamedStatement {
-        static let name = "lagw_end_schedule_move"
+        static let name = "lagw_end_schedule_move_v2"
         static let sql = """
-            UPDATE schedules SET send_at = $1, updated_at = now()
-            WHERE instance_id = $2 AND name = 'end_at' AND state = 'pending' AND channel_id = $3
+            UPDATE schedules SET send_at = $1::timestamptz, updated_at = now()
+            WHERE instance_id = $2::int8 AND name = 'end_at' AND state = 'pending' AND channel_id = $3::uuid
             RETURNING id
             """
     }
 
     /// Moves the queued firing (dedupe key `$2`) of a moved schedule to `$1`.
     enum MoveEndScheduleJob: NamedStatement {
-        static let name = "lagw_end_schedule_move_job"
-        static let sql = "UPDATE jobs SET run_at = $1 WHERE dedupe_key = $2 AND state = 'queued'"
+        static let name = "lagw_end_schedule_move_job_v2"
+        static let sql = "UPDATE jobs SET run_at = $1::timestamptz WHERE dedupe_key = $2::text AND state = 'queued'"
     }
 
     /// An `end_at` schedule: id `$1`, app `$2`, channel `$3`, activity name `$4`, instance `$5`, the push `$6` (JSON
     /// text), at `$7`.
     enum InsertEndSchedule: NamedStatement {
-        static let name = "lagw_end_schedule_insert"
+        static let name = "lagw_end_schedule_insert_v2"
         static let sql = """
             INSERT INTO schedules (id, app_id, name, source, channel_id, activity_name, instance_id, push, send_at)
-            VALUES ($1, $2, 'end_at', 'activity', $3, $4, $5, $6::jsonb, $7)
+            VALUES ($1::uuid, $2::int8, 'end_at', 'activity', $3::uuid, $4::text, $5::int8, $6::jsonb, $7::timestamptz)
             """
     }
 

@@ -1,6 +1,7 @@
 import Foundation
 import LiveActivitiesCore
 import Logging
+import PostgresDatabase
 import PostgresNIO
 
 public struct PostgresScheduleStore: ScheduleStore {
@@ -179,7 +180,7 @@ public struct PostgresScheduleStore: ScheduleStore {
             return try await self.recordLaunch(
                 appID: appID, channelID: channelID, systemActivityID: systemActivityID
             ) {
-                try await self.database.client.query($0, logger: self.logger)
+                try await self.database.client.execute($0, logger: self.logger)
             }
         }
         return try await self.database.transaction { connection in
@@ -188,7 +189,7 @@ public struct PostgresScheduleStore: ScheduleStore {
                 logger: self.logger
             ) { connection in
                 try await self.recordLaunch(appID: appID, channelID: channelID, systemActivityID: systemActivityID) {
-                    CollectedRows(try await connection.query($0, logger: self.logger).collect())
+                    try await connection.execute($0, logger: self.logger)
                 }
             }
         }.answer
@@ -197,9 +198,9 @@ public struct PostgresScheduleStore: ScheduleStore {
     /// One statement: the launch row and its attribution.
     private func recordLaunch(
         appID: Int64, channelID: UUID, systemActivityID: String,
-        run: (PostgresQuery) async throws -> CollectedRows<PostgresRow>
+        run: (PreparedNamedStatement<ScheduleStatements.RecordLaunch>) async throws -> CollectedRows<PostgresRow>
     ) async throws -> LaunchAttribution {
-        let rows = try await run(ScheduleStatements.RecordLaunch.query(channelID, appID, systemActivityID))
+        let rows = try await run(try ScheduleStatements.RecordLaunch.prepared(channelID, appID, systemActivityID))
         guard let row = try rows.elements.first.map(ScheduleStatements.RecordLaunch.Row.init), row.channelFound else {
             throw RegistryError.channelNotFound
         }

@@ -141,14 +141,15 @@ enum ScheduleStatements {
     }
 
     /// Records the launch of system activity `$3` on channel `$1` of app `$2`, in one statement: the launch row and
-    /// its attribution (the last push its instance was sent, and that push's schedule).
+    /// its attribution (the last push its instance was sent, and that push's schedule). Prepared: every tap that opens
+    /// the app from an activity runs it.
     enum RecordLaunch: NamedStatement {
-        static let name = "lagw_launch_record"
+        static let name = "lagw_launch_record_v2"
         static let sql = """
-            WITH ch AS (SELECT id FROM channels WHERE id = $1 AND app_id = $2),
+            WITH ch AS (SELECT id FROM channels WHERE id = $1::uuid AND app_id = $2::int8),
             instance AS (
                 SELECT \(PendingStamps.lastPush(of: "la")) AS last_push_id FROM live_activities la
-                WHERE la.channel_id IN (SELECT id FROM ch) AND la.system_activity_id = $3
+                WHERE la.channel_id IN (SELECT id FROM ch) AND la.system_activity_id = $3::text
                 ORDER BY la.id DESC LIMIT 1
             ),
             attribution AS (
@@ -157,7 +158,7 @@ enum ScheduleStatements {
             ),
             stored AS (
                 INSERT INTO launches (app_id, channel_id, system_activity_id, push_id, schedule_id)
-                SELECT $2, ch.id, $3, a.push_id, a.schedule_id
+                SELECT $2::int8, ch.id, $3::text, a.push_id, a.schedule_id
                 FROM ch LEFT JOIN attribution a ON true
                 RETURNING 1
             )
