@@ -6,8 +6,8 @@ import Testing
 @testable import PostgresStore
 
 /// What an app launch asks of the device API (a channel's registration, its secret's check, an activity tracked with
-/// its end time, a push-to-start token, the reconcile after a relaunch, a tap's launch, an untrack) runs as prepared
-/// statements: unprepared, PostgreSQL planned each of them at
+/// its end time, a push-to-start token, the reconcile after a relaunch, a tap's launch, an update it schedules under an
+/// `Idempotency-Key`, an untrack) runs as prepared statements: unprepared, PostgreSQL planned each of them at
 /// every call, for as long as it ran them or longer.
 @Suite struct DeviceAPIPreparedStatementTests {
     @Test func aLaunchsStatementsArePreparedOnTheirConnection() async throws {
@@ -41,8 +41,17 @@ import Testing
                         attributesType: "MatchAttributes", token: token, systemActivityID: "sys-1", endAt: endAt)
                     _ = try await activities.track(appID: appID, channelID: id, name: "match", tracking, proof: proof)
                 }
-                _ = try await PostgresScheduleStore(database: single).launch(
+                let schedules = PostgresScheduleStore(database: single)
+                _ = try await schedules.launch(
                     appID: appID, channelID: id, systemActivityID: "sys-1", idempotencyKey: nil)
+                // A device-scheduled update under an `Idempotency-Key`, then its retry (answered as stored).
+                let update = try JSONDecoder().decode(
+                    ActivityUpdateRequest.self, from: Data(#"{"offset":600,"content_state":{"n":1}}"#.utf8))
+                let first = try await schedules.scheduleUpdate(
+                    appID: appID, channelID: id, name: "match", update, now: Date(), idempotencyKey: "u-1")
+                let retry = try await schedules.scheduleUpdate(
+                    appID: appID, channelID: id, name: "match", update, now: Date(), idempotencyKey: "u-1")
+                #expect(retry.id == first.id)
                 let set = try await activities.setPushToStart(
                     appID: appID, channelID: id, attributesType: "MatchAttributes",
                     PushToStartRegistration(token: token))
@@ -67,7 +76,10 @@ import Testing
                     RegistryStatements.Reconcile.name, RegistryStatements.Untrack.name, TrackStatement.name,
                     RegistryStatements.LockChannel.name, RegistryStatements.MoveEndSchedule.name,
                     RegistryStatements.InsertEndSchedule.name, RegistryStatements.MoveEndScheduleJob.name,
-                    ScheduleStatements.RecordLaunch.name,
+                    ScheduleStatements.RecordLaunch.name, ActivityJobStatements.ClaimOperation.name,
+                    ScheduleStatements.FindActivity.name, TenancyStatements.PendingUpdatesQuota.name,
+                    ScheduleStatements.InsertActivityUpdate.name, ActivityJobStatements.StoreOperationAnswer.name,
+                    ActivityJobStatements.StoredOperationAnswer.name,
                 ]
                 var prepared: [String] = []
                 for try await name in try await single.client.query(

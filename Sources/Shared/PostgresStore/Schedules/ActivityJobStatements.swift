@@ -109,10 +109,10 @@ enum ActivityJobStatements {
     /// Claims key `$4` of route `$3` on channel `$2` of app `$1`; returns the claim's id, none when the key was
     /// claimed before or the channel is not the app's.
     enum ClaimOperation: NamedStatement {
-        static let name = "lagw_device_operation_claim"
+        static let name = "lagw_device_operation_claim_v2"
         static let sql = """
             INSERT INTO device_operations (app_id, channel_id, route, idempotency_key)
-            SELECT $1, c.id, $3, $4 FROM channels c WHERE c.id = $2 AND c.app_id = $1
+            SELECT $1::int8, c.id, $3::text, $4::text FROM channels c WHERE c.id = $2::uuid AND c.app_id = $1::int8
             ON CONFLICT (app_id, channel_id, route, idempotency_key) DO NOTHING
             RETURNING id
             """
@@ -120,17 +120,17 @@ enum ActivityJobStatements {
 
     /// Stores answer `$1` (JSON text) of claim `$2`.
     enum StoreOperationAnswer: NamedStatement {
-        static let name = "lagw_device_operation_store"
-        static let sql = "UPDATE device_operations SET response = $1::jsonb WHERE id = $2"
+        static let name = "lagw_device_operation_store_v2"
+        static let sql = "UPDATE device_operations SET response = $1::jsonb WHERE id = $2::int8"
     }
 
     /// The stored answer to key `$4` of route `$3` on channel `$2` of app `$1`.
     enum StoredOperationAnswer: NamedStatement {
-        static let name = "lagw_device_operation_stored"
+        static let name = "lagw_device_operation_stored_v2"
         static let sql = """
             SELECT response::text FROM device_operations
-            WHERE app_id = $1 AND channel_id = $2 AND route = $3
-              AND idempotency_key = $4 AND response IS NOT NULL
+            WHERE app_id = $1::int8 AND channel_id = $2::uuid AND route = $3::text
+              AND idempotency_key = $4::text AND response IS NOT NULL
             """
     }
 }

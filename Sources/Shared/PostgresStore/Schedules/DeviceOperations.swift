@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import PostgresDatabase
 import PostgresNIO
 
 /// `Idempotency-Key` on the device calls that create (sql/0028): the first answer per (app, channel, route, key) is
@@ -19,19 +20,20 @@ enum DeviceOperations {
         write: (DatabaseConnection) async throws -> Answer
     ) async throws -> (answer: Answer, replayed: Bool) {
         guard let key else { return (try await write(connection), false) }
-        let claimed = try await connection.query(
-            ActivityJobStatements.ClaimOperation.query(appID, channelID, route.rawValue, key), logger: logger)
+        let claimed = try await connection.execute(
+            try ActivityJobStatements.ClaimOperation.prepared(appID, channelID, route.rawValue, key), logger: logger)
         var claimedID: Int64?
         for try await id in claimed.decode(Int64.self) { claimedID = id }
         if let claimedID {
             let answer = try await write(connection)
             let json = String(decoding: try JSONEncoder().encode(answer), as: UTF8.self)
-            try await connection.query(
-                ActivityJobStatements.StoreOperationAnswer.query(json, claimedID), logger: logger)
+            try await connection.execute(
+                try ActivityJobStatements.StoreOperationAnswer.prepared(json, claimedID), logger: logger)
             return (answer, false)
         }
-        let stored = try await connection.query(
-            ActivityJobStatements.StoredOperationAnswer.query(appID, channelID, route.rawValue, key), logger: logger)
+        let stored = try await connection.execute(
+            try ActivityJobStatements.StoredOperationAnswer.prepared(appID, channelID, route.rawValue, key),
+            logger: logger)
         for try await response in stored.decode(String.self) {
             return (try JSONDecoder().decode(Answer.self, from: Data(response.utf8)), true)
         }

@@ -81,8 +81,8 @@ public struct PostgresScheduleStore: ScheduleStore {
         id: UUID, appID: Int64, channelID: UUID, name: String, _ request: ActivityUpdateRequest, push: String,
         sendAt: Date, on connection: DatabaseConnection
     ) async throws {
-        let rows = try await connection.query(
-            ScheduleStatements.FindActivity.query(name, channelID, appID), logger: self.logger)
+        let rows = try await connection.execute(
+            try ScheduleStatements.FindActivity.prepared(name, channelID, appID), logger: self.logger)
         guard let found = try await rows.collect().first.map(ScheduleStatements.FindActivity.Row.init) else {
             throw RegistryError.channelNotFound
         }
@@ -98,7 +98,8 @@ public struct PostgresScheduleStore: ScheduleStore {
         bindings.append(instance)
         bindings.append(push)
         bindings.append(sendAt)
-        try await connection.query(ScheduleStatements.InsertActivityUpdate.bound(bindings), logger: self.logger)
+        try await connection.execute(
+            ScheduleStatements.InsertActivityUpdate.prepared(bindings: bindings), logger: self.logger)
         _ = try await PostgresJobQueue.enqueue(
             [try Self.fireJob(appID: appID, id: id, at: sendAt)], on: connection, logger: self.logger)
     }

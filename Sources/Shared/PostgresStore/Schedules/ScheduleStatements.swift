@@ -26,11 +26,11 @@ enum ScheduleStatements {
 
     /// Channel `$2` of app `$3` and its active instance under name `$1` (NULL: none); no row without the channel.
     enum FindActivity: NamedStatement {
-        static let name = "lagw_schedules_find_activity"
+        static let name = "lagw_schedules_find_activity_v2"
         static let sql = """
             SELECT c.id, la.id FROM channels c
-            LEFT JOIN live_activities la ON la.channel_id = c.id AND la.name = $1 AND la.state = 'active'
-            WHERE c.id = $2 AND c.app_id = $3
+            LEFT JOIN live_activities la ON la.channel_id = c.id AND la.name = $1::text AND la.state = 'active'
+            WHERE c.id = $2::uuid AND c.app_id = $3::int8
             """
 
         struct Row {
@@ -44,10 +44,10 @@ enum ScheduleStatements {
     /// A device-scheduled update: id `$1`, app `$2`, schedule name `$3`, channel `$4`, activity name `$5`, instance
     /// `$6`, push `$7` (JSON text), at `$8`.
     enum InsertActivityUpdate: NamedStatement {
-        static let name = "lagw_schedules_insert_activity_update"
+        static let name = "lagw_schedules_insert_activity_update_v2"
         static let sql = """
             INSERT INTO schedules (id, app_id, name, source, channel_id, activity_name, instance_id, push, send_at)
-            VALUES ($1, $2, $3, 'activity', $4, $5, $6, $7::jsonb, $8)
+            VALUES ($1::uuid, $2::int8, $3::text, 'activity', $4::uuid, $5::text, $6::int8, $7::jsonb, $8::timestamptz)
             """
     }
 

@@ -24,8 +24,8 @@ enum Quotas {
     static func checkPendingUpdates(
         appID: Int64, channelID: UUID, name: String, on connection: DatabaseConnection, logger: Logger
     ) async throws {
-        let rows = try await connection.query(
-            TenancyStatements.PendingUpdatesQuota.query(channelID, name, appID), logger: logger)
+        let rows = try await connection.execute(
+            try TenancyStatements.PendingUpdatesQuota.prepared(channelID, name, appID), logger: logger)
         for row in try await rows.collect().map(TenancyStatements.PendingUpdatesQuota.Row.init) {
             if row.activityPending >= Int64(row.perActivityLimit) {
                 throw QuotaExceeded(quota: "max_pending_updates_per_activity", limit: Int(row.perActivityLimit))

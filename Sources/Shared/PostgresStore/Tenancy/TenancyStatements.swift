@@ -168,14 +168,14 @@ enum TenancyStatements {
     /// App `$3`'s limits on pending device-scheduled updates (per activity, per app) and the counts: activity `$2` on
     /// channel `$1`'s, and the app's (counted up to its limit).
     enum PendingUpdatesQuota: NamedStatement {
-        static let name = "lagw_quota_pending_updates"
+        static let name = "lagw_quota_pending_updates_v2"
         static let sql = """
             SELECT a.max_pending_updates_per_activity, a.max_pending_updates,
-                   (SELECT count(*) FROM schedules s WHERE s.channel_id = $1 AND s.activity_name = $2
+                   (SELECT count(*) FROM schedules s WHERE s.channel_id = $1::uuid AND s.activity_name = $2::text
                       AND s.state = 'pending'),
                    (SELECT count(*) FROM (SELECT 1 FROM schedules s WHERE s.app_id = a.id AND s.state = 'pending'
                                             AND s.source = 'activity' LIMIT a.max_pending_updates) x)
-            FROM apps a WHERE a.id = $3
+            FROM apps a WHERE a.id = $3::int8
             """
 
         struct Row {
