@@ -46,7 +46,8 @@ extension DeliveryLedger {
     /// canceled, or failed).
     ///
     /// A start's record is followed, once committed, by `ConfirmStartsStatement` over the channels Apple accepted:
-    /// a device may have registered the started activity before the attempt was written.
+    /// a device may have registered the started activity before the attempt was written; then, but on Citus, by
+    /// `AttemptStatisticsStatement`: the attempts' partition analyzed once it outgrew the statistics plans were made on.
     @discardableResult
     public func record(
         _ outcome: ChunkOutcome, push: PushForDelivery, seq: Int32, lastOfBatch: Bool = false,
@@ -57,6 +58,9 @@ extension DeliveryLedger {
         if push.targets.event == .start, !outcome.accepted.isEmpty, let name = push.targets.name {
             await ConfirmStartsStatement.run(
                 appID: push.appID, channels: outcome.accepted.map(\.channelID), name: name, in: self.database)
+            if !(try await self.isDistributed()) {
+                await AttemptStatisticsStatement.refresh(pushID: push.id, appID: push.appID, in: self.database)
+            }
         }
         return goesOn
     }

@@ -13,5 +13,6 @@ public enum DeliveryStatements {
         TrueUpStoppedEstimatesStatement.self, FinishBatchStatement.self, CountFinishedBatchStatement.self,
         FlagSupersedingStatement.self, RaiseSupersededGenStatement.self, ChunksInFlightStatement.self,
         DeclareChunkStatement.self, SupersedersStatement.self, ReachedChannelsStatement.self,
+        AttemptStatisticsStatement.self,
     ]
 }

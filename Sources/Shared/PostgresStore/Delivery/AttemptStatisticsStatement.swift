@@ -1,0 +1,79 @@
+import Foundation
+import Logging
+import PostgresDatabase
+import PostgresNIO
+
+/// The week's `start_attempts` partition that push `$1` of app `$2` writes its attempts into, named when its
+/// statistics still describe it as smaller than `pages` (`$3`) pages and it has grown past them: it is then due an
+/// `ANALYZE`. No row otherwise, nor for a push whose week has no partition of its own (the default one). Catalog reads
+/// only (`pg_class` by oid, the file's size), and the push's row by its key.
+///
+/// Why: a prepared statement's generic plan is costed with the statistics its tables had when it was made, and kept
+/// until they change. One made while the week's partition was empty (or held a few rows: autovacuum analyzes it after
+/// 50) reads it by a sequential scan, cheaper than an index probe on a table of no pages, and goes on doing so as a
+/// start writes a million attempts into it in seconds, long before autovacuum (a pass a minute at most) analyzes it
+/// again. Measured on the fan-out bench's database (`EXPLAIN ANALYZE` of a generic plan made on the empty partition,
+/// then run after a million attempts were written, docs/benchmarks.md): the track statement's probe for a started
+/// instance's pending attempt, 119 ms a call instead of an index probe; the report's count of confirmed starts, 218
+/// ms a call (8.8 s of PostgreSQL's 25 s in a million-token start's bench, which polls it). The devices that a start
+/// reaches register their instances within seconds of it: exactly then.
+///
+/// Only a start's chunk record writes attempts, so the worker, after recording one, asks this and analyzes what it
+/// names (`refresh`): once a partition past the threshold is analyzed its statistics stay past it (a week's
+/// partition only grows), and every plan on it is made again, with index probes. PostgreSQL's advice for the same
+/// case: "Whenever you have significantly altered the distribution of data within a table, running ANALYZE is
+/// strongly recommended. This includes bulk loading large amounts of data into the table" (the `ANALYZE` page).
+struct AttemptStatisticsStatement: PostgresPreparedStatement, NamedStatement {
+    static let name = "lagw_attempt_statistics_v1"
+    static let sql = """
+        SELECT c.oid::regclass::text
+        FROM pushes p
+        JOIN pg_class c ON c.oid = to_regclass(
+            'start_attempts_p' || to_char(history_week(p.created_at) AT TIME ZONE 'UTC', 'YYYYMMDD'))
+        WHERE p.id = $1::uuid AND p.app_id = $2::int8
+          AND c.relpages < $3::int4 AND pg_relation_size(c.oid) >= $3::int4 * current_setting('block_size')::int8
+        """
+
+    /// Past 16 pages (about 700 attempts) a generic plan's probes of the partition are index probes: a sequential
+    /// scan of 16 pages costs more than a probe's few.
+    static let pages: Int32 = 16
+
+    var pushID: UUID
+    var appID: Int64
+
+    func makeBindings() throws -> PostgresBindings {
+        var bindings = PostgresBindings(capacity: 3)
+        bindings.append(self.pushID)
+        bindings.append(self.appID)
+        bindings.append(Self.pages)
+        return bindings
+    }
+
+    func decodeRow(_ row: PostgresRow) throws -> String { try row.decode(String.self) }
+
+    /// Asks, and analyzes the partition named (`SKIP_LOCKED`: one that autovacuum or another worker is analyzing
+    /// already is left to it, and the chunk does not wait). A failure is logged, not thrown: the record it follows
+    /// committed; what is lost is fresh statistics until the next chunk asks again. Answers the partition analyzed.
+    @discardableResult
+    static func refresh(pushID: UUID, appID: Int64, in database: Database) async -> String? {
+        do {
+            var due: String?
+            for try await partition in try await database.client.execute(
+                Self(pushID: pushID, appID: appID), logger: database.logger)
+            {
+                due = partition
+            }
+            guard let due else { return nil }
+            // An identifier PostgreSQL quoted itself (`regclass` to text), not a value: it cannot be bound.
+            try await database.client.query(
+                PostgresQuery(unsafeSQL: "ANALYZE (SKIP_LOCKED) \(due)"), logger: database.logger)
+            database.logger.info(
+                "analyzed a start_attempts partition past its statistics", metadata: ["partition": "\(due)"])
+            return due
+        } catch {
+            database.logger.warning(
+                "start_attempts statistics check failed", metadata: ["error": "\(String(reflecting: error))"])
+            return nil
+        }
+    }
+}

@@ -1,0 +1,76 @@
+import Foundation
+import PostgresNIO
+import Testing
+
+@testable import PostgresStore
+
+/// A generic plan made while the week's `start_attempts` partition was empty is made again once a start's record
+/// finds the partition grown past its statistics (`AttemptStatisticsStatement`): the worker analyzes it, and a
+/// connection that held the old plan reads the partition by index, not by a sequential scan of every attempt.
+@Suite struct StartAttemptStatisticsTests {
+    @Test func aPlanMadeOnTheEmptyPartitionIsMadeAgainOnceAStartFillsIt() async throws {
+        try await GatewayHarness.run { gw in
+            let start = try await StartChunk(gw, channels: 1)
+            let appID = start.push.appID
+            try await Self.run(gw.database, "ANALYZE start_attempts")
+            let partition = try await gw.database.scalar(
+                """
+                SELECT 'start_attempts_p' || to_char(history_week(created_at) AT TIME ZONE 'UTC', 'YYYYMMDD')
+                FROM pushes WHERE id = \(start.push.id)
+                """, as: String.self)
+            try await withDatabase(gw.databaseURL, maxConnections: 1) { single in
+                // The push's report on a connection that keeps one generic plan, made now, on the empty partition.
+                try await Self.run(single, "SET plan_cache_mode = force_generic_plan")
+                let store = PostgresPushStore(database: single)
+                _ = try await store.report(appID: appID, pushID: start.push.id)
+                #expect(try await Self.plan(of: start, on: single).contains("Seq Scan on \(partition)"))
+
+                // Another start's attempts fill the partition (3,000 of them, about 80 pages), then this one's record.
+                try await Self.run(
+                    gw.database,
+                    """
+                    INSERT INTO start_attempts (push_id, app_id, channel_id, name, attributes_type, token, window_until,
+                                                push_created_at)
+                    SELECT gen_random_uuid(), \(appID), gen_random_uuid(), 'other', 'GameAttributes', 'tok-' || g,
+                           p.created_at + interval '1 hour', p.created_at
+                    FROM pushes p, generate_series(1, 3000) g WHERE p.id = \(start.push.id)
+                    """)
+                #expect(try await start.record() != nil)
+
+                let plan = try await Self.plan(of: start, on: single)
+                #expect(!plan.contains("Seq Scan on \(partition)"), "\(plan)")
+                #expect(plan.contains(partition), "\(plan)")
+                let analyzed = try await gw.database.scalar(
+                    "SELECT relpages FROM pg_class WHERE relname = \(partition)", as: Int32.self)
+                #expect(analyzed >= 16)
+            }
+        }
+    }
+
+    /// A small start leaves a partition of a few pages as it is: nothing to analyze.
+    @Test func aFewAttemptsAreNotAnalyzed() async throws {
+        try await GatewayHarness.run { gw in
+            let start = try await StartChunk(gw, channels: 2)
+            try await Self.run(gw.database, "ANALYZE start_attempts")
+            #expect(try await start.record() != nil)
+            let analyzed = try await AttemptStatisticsStatement.refresh(
+                pushID: start.push.id, appID: start.push.appID, in: gw.database)
+            #expect(analyzed == nil)
+        }
+    }
+
+    static func run(_ database: Database, _ query: PostgresQuery) async throws {
+        _ = try await database.client.query(query, logger: database.logger)
+    }
+
+    /// The cached plan of the push's report on `single`'s one connection (`EXPLAIN EXECUTE` of its prepared name).
+    static func plan(of start: StartChunk, on single: Database) async throws -> String {
+        var lines: [String] = []
+        let rows = try await single.client.query(
+            PostgresQuery(
+                unsafeSQL: "EXPLAIN EXECUTE \(PushReportStatement.name)('\(start.push.id)', \(start.push.appID))"),
+            logger: single.logger)
+        for try await line in rows.decode(String.self) { lines.append(line) }
+        return lines.joined(separator: "\n")
+    }
+}
