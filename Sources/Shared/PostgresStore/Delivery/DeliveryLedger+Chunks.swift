@@ -59,7 +59,7 @@ extension DeliveryLedger {
             await ConfirmStartsStatement.run(
                 appID: push.appID, channels: outcome.accepted.map(\.channelID), name: name, in: self.database)
             if !(try await self.isDistributed()) {
-                await AttemptStatisticsStatement.refresh(pushID: push.id, appID: push.appID, in: self.database)
+                await self.attemptStatistics.refresh(pushID: push.id, appID: push.appID, in: self.database)
             }
         }
         return goesOn

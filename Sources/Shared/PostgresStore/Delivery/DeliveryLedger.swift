@@ -8,6 +8,7 @@ import PostgresNIO
 public struct DeliveryLedger: Sendable {
     let database: Database
     let distribution = DistributionProbe()
+    let attemptStatistics = AttemptStatistics()
 
     public init(database: Database) {
         self.database = database
