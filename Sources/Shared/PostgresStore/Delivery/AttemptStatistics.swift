@@ -1,10 +1,12 @@
 import Foundation
 import Synchronization
 
-/// One worker's checks of its starts' attempt partitions (`AttemptStatisticsStatement`), one at a time: the chunks in
-/// flight finish together, and each that found the partition due would analyze it again (22-24 `ANALYZE`s of one
-/// partition in a million-token start, each making every plan on it again). While one check runs, the others skip
-/// theirs; the next chunk's asks again.
+/// One ledger's checks of its starts' attempt partitions (`AttemptStatisticsStatement`), one at a time: the chunks in
+/// flight finish together, and each that found the partition due would analyze it again (11-24 `ANALYZE`s of one
+/// partition in a million-token start, each making every plan on it again; 2 with this). A worker has two ledgers,
+/// its batches' and its express lane's, so two checks at most. While one check runs, the others skip theirs and are
+/// not tried again: the next chunk asks. After a start's last chunks, which may have skipped, autovacuum analyzes the
+/// partition in its own time (a start of 700 to a few thousand tokens can end so).
 final class AttemptStatistics: Sendable {
     private let checking = Mutex(false)
 

@@ -8,21 +8,23 @@ import PostgresNIO
 /// `ANALYZE`. No row otherwise, nor for a push whose week has no partition of its own (the default one). Catalog reads
 /// only (`pg_class` by oid, the file's size), and the push's row by its key.
 ///
-/// Why: a prepared statement's generic plan is costed with the statistics its tables had when it was made, and kept
-/// until they change. One made while the week's partition was empty (or held a few rows: autovacuum analyzes it after
-/// 50) reads it by a sequential scan, cheaper than an index probe on a table of no pages, and goes on doing so as a
-/// start writes a million attempts into it in seconds, long before autovacuum (a pass a minute at most) analyzes it
-/// again. Measured on the fan-out bench's database (`EXPLAIN ANALYZE` of a generic plan made on the empty partition,
-/// then run after a million attempts were written, docs/benchmarks.md): the track statement's probe for a started
-/// instance's pending attempt, 119 ms a call instead of an index probe; the report's count of confirmed starts, 218
-/// ms a call (8.8 s of PostgreSQL's 25 s in a million-token start's bench, which polls it). The devices that a start
-/// reaches register their instances within seconds of it: exactly then.
+/// Why: a prepared statement's generic plan is costed on its tables' sizes when it is made (as last analyzed, scaled
+/// to the file's size then) and kept until something invalidates it (an `ANALYZE`, a `VACUUM`). One made while the
+/// week's partition was analyzed empty or small (a database-wide `VACUUM ANALYZE`; autovacuum analyzes it after 50
+/// rows) reads it by a sequential scan, cheaper than an index probe on a table of a page or none, and goes on doing
+/// so as a start writes a million attempts into it in seconds, long before autovacuum (a pass a minute at most)
+/// analyzes it again. Measured on the fan-out bench's database (`EXPLAIN ANALYZE` of a generic plan made on the
+/// partition analyzed empty, then run after a million attempts were written, docs/benchmarks.md): the track
+/// statement's probe for a started instance's pending attempt, 119 ms a call instead of an index probe; the report's
+/// count of confirmed starts, 218 ms a call (8.8 s of PostgreSQL's 25 s in a million-token start's bench, which polls
+/// it). The devices that a start reaches register their instances within seconds of it: exactly then.
 ///
 /// Only a start's chunk record writes attempts, so the worker, after recording one, asks this and analyzes what it
-/// names (`refresh`): once a partition past the threshold is analyzed its statistics stay past it (a week's
-/// partition only grows), and every plan on it is made again, with index probes. PostgreSQL's advice for the same
-/// case: "Whenever you have significantly altered the distribution of data within a table, running ANALYZE is
-/// strongly recommended. This includes bulk loading large amounts of data into the table" (the `ANALYZE` page).
+/// names (`refresh`): every cached plan on the partition is then made again at its next run, on the partition's size
+/// then (index probes past 16 pages), and its statistics normally stay past the threshold (a week's partition grows;
+/// only a forgotten channel's attempts are deleted from it). PostgreSQL's advice for the same case: "Whenever you
+/// have significantly altered the distribution of data within a table, running ANALYZE is strongly recommended. This
+/// includes bulk loading large amounts of data into the table" (the `ANALYZE` page).
 struct AttemptStatisticsStatement: PostgresPreparedStatement, NamedStatement {
     static let name = "lagw_attempt_statistics_v1"
     static let sql = """
@@ -51,9 +53,12 @@ struct AttemptStatisticsStatement: PostgresPreparedStatement, NamedStatement {
 
     func decodeRow(_ row: PostgresRow) throws -> String { try row.decode(String.self) }
 
-    /// Asks, and analyzes the partition named (`SKIP_LOCKED`: one that autovacuum or another worker is analyzing
-    /// already is left to it, and the chunk does not wait). A failure is logged, not thrown: the record it follows
-    /// committed; what is lost is fresh statistics until the next chunk asks again. Answers the partition analyzed.
+    /// Asks, and asks PostgreSQL to analyze the partition named (`SKIP_LOCKED`: one that autovacuum or another worker
+    /// is analyzing already is left to it, with a warning and no wait for its lock; a role that does not own the table
+    /// gets a warning too). The chunk that asked waits for the `ANALYZE` itself (its record phase, a few milliseconds
+    /// for a partition just past the threshold) before its batch's next chunk. A failure is logged, not thrown: the
+    /// record it follows committed; what is lost is fresh statistics until the next chunk asks again. Answers the
+    /// partition it asked to analyze.
     @discardableResult
     static func refresh(pushID: UUID, appID: Int64, in database: Database) async -> String? {
         do {
@@ -68,7 +73,8 @@ struct AttemptStatisticsStatement: PostgresPreparedStatement, NamedStatement {
             try await database.client.query(
                 PostgresQuery(unsafeSQL: "ANALYZE (SKIP_LOCKED) \(due)"), logger: database.logger)
             database.logger.info(
-                "analyzed a start_attempts partition past its statistics", metadata: ["partition": "\(due)"])
+                "analyze requested of a start_attempts partition past its statistics", metadata: ["partition": "\(due)"]
+            )
             return due
         } catch {
             database.logger.warning(

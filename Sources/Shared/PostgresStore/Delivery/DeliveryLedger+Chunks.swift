@@ -58,7 +58,8 @@ extension DeliveryLedger {
         if push.targets.event == .start, !outcome.accepted.isEmpty, let name = push.targets.name {
             await ConfirmStartsStatement.run(
                 appID: push.appID, channels: outcome.accepted.map(\.channelID), name: name, in: self.database)
-            if !(try await self.isDistributed()) {
+            // Known since the record (`recordOnly` asked): no statement, and nothing thrown after the commit.
+            if (try? await self.isDistributed()) == false {
                 await self.attemptStatistics.refresh(pushID: push.id, appID: push.appID, in: self.database)
             }
         }
