@@ -18,6 +18,10 @@ import Testing
                 SELECT 'start_attempts_p' || to_char(history_week(created_at) AT TIME ZONE 'UTC', 'YYYYMMDD')
                 FROM pushes WHERE id = \(start.push.id)
                 """, as: String.self)
+            // Autovacuum kept off the partition, so that only the worker analyzes it; before any plan is made (an
+            // `ALTER TABLE` makes every plan on the table again).
+            try await Self.run(
+                gw.database, PostgresQuery(unsafeSQL: "ALTER TABLE \(partition) SET (autovacuum_enabled = off)"))
             try await withDatabase(gw.databaseURL, maxConnections: 1) { single in
                 // The push's report on a connection that keeps one generic plan, made now, on the empty partition.
                 try await Self.run(single, "SET plan_cache_mode = force_generic_plan")
@@ -25,10 +29,7 @@ import Testing
                 _ = try await store.report(appID: appID, pushID: start.push.id)
                 #expect(try await Self.plan(of: start, on: single).contains("Seq Scan on \(partition)"))
 
-                // Another start's attempts fill the partition past 160 pages (12,000 of them; autovacuum kept off it, so
-                // that only the worker analyzes it), then this one's record.
-                try await Self.run(
-                    gw.database, PostgresQuery(unsafeSQL: "ALTER TABLE \(partition) SET (autovacuum_enabled = off)"))
+                // Another start's attempts fill the partition past 160 pages (12,000 of them), then this one's record.
                 try await Self.fill(start, appID: appID, rows: 12000, gw.database)
                 #expect(try await Self.due(start, gw.database) == [partition])
                 #expect(try await start.record() != nil)

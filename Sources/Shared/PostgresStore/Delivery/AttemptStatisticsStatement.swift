@@ -37,7 +37,8 @@ struct AttemptStatisticsStatement: PostgresPreparedStatement, NamedStatement {
         """
 
     /// 160 pages, about 7,000 attempts. Below it a sequential scan of the partition costs little whatever the plan;
-    /// past it a probe by index is far the cheaper in any plan made on the statistics. Not 16: generic plans of a
+    /// past it the planner costs a scan of the partition at tens of times a probe's few pages (the report's generic
+    /// plan turned to the index at 12,000 attempts: `StartAttemptStatisticsTests`). Not 16: generic plans of a
     /// prepared start select (tried, not kept), made after the partition was analyzed at 16 pages, still read it by
     /// sequential scans as it grew (150,045 of them, 74 million rows, in one million-token start; statements past their
     /// timeout). Nor each tenfold (16, 160, 1,600, 16,000 pages): 6-9 `ANALYZE`s of up to 30,000 sampled pages a start,
