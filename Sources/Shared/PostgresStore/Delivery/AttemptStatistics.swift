@@ -5,12 +5,12 @@ import Synchronization
 /// flight finish together, and each that found the partition due would analyze it again (11-24 `ANALYZE`s of one
 /// partition in a million-token start, each making every plan on it again; 2 with this). A worker has two ledgers,
 /// its batches' and its express lane's, so two checks at most. While one check runs, the others skip theirs and are
-/// not tried again: the next chunk asks. After a start's last chunks, which may have skipped, autovacuum analyzes the
-/// partition in its own time (a start of 700 to a few thousand tokens can end so).
+/// not tried again: the next chunk asks. A start whose last chunks take the partition past the threshold (160 pages,
+/// about 7,000 attempts) and skipped their check leaves the partition to autovacuum, in its own time.
 final class AttemptStatistics: Sendable {
     private let checking = Mutex(false)
 
-    /// `AttemptStatisticsStatement.refresh`, unless a check is running; the partition analyzed, if any.
+    /// `AttemptStatisticsStatement.refresh`, unless a check is running; the partition it asked to analyze, if any.
     @discardableResult
     func refresh(pushID: UUID, appID: Int64, in database: Database) async -> String? {
         let turn = self.checking.withLock { checking in
