@@ -1,3 +1,4 @@
+import TestSupport
 import Testing
 
 @testable import APNsTransport
@@ -69,18 +70,5 @@ import Testing
         for id in ids where (id >> 20) % 3 == 1 { #expect(table.removeValue(for: id) == "v\(id)") }
         for id in ids { #expect(table[id] == ((id >> 20) % 3 == 1 ? nil : "v\(id)")) }
         #expect(table.count == ids.count - ids.filter { ($0 >> 20) % 3 == 1 }.count)
-    }
-}
-
-/// A seeded generator: the same run every time.
-struct SplitMix: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { self.state = seed }
-    mutating func next() -> UInt64 {
-        self.state &+= 0x9E37_79B9_7F4A_7C15
-        var z = self.state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

@@ -228,18 +228,7 @@ public struct PushTargets: Sendable {
                 """
         }
         if self.isStart {
-            // The hold's probes run for the chunk's rows only: over the limited select, not beside it (a plan that
-            // sorts the range would evaluate them for every target of the batch; a million-token start took 72 s).
-            let hold = self.startHold(&sql, pushID: push?.id)
-            return """
-                SELECT t.channel_id, 0::int8 AS instance_id, ''::text AS row_ref, t.token, NULL::int8 AS last_timestamp,
-                       NULL::int8 AS last_seq, (\(hold))::int2 AS hold, false AS blocked
-                FROM (SELECT t.channel_id, t.app_id, t.token, t.registered_again_at, a.activity_max_age,
-                             a.skip_suspect_tokens,
-                             a.suspect_after_starts, a.starts_per_channel_per_hour \(source)\(range)
-                      ORDER BY t.channel_id LIMIT \(sql.bind(limit))) t
-                ORDER BY t.channel_id
-                """
+            return self.startChunkSelect(&sql, source: source, range: range, limit: limit, pushID: push?.id)
         }
         let hold = self.updateBudgets.isEmpty ? "0" : self.updateHold(&sql)
         let columns =
@@ -248,54 +237,6 @@ public struct PushTargets: Sendable {
             + " t.last_apns_timestamp AS last_timestamp, t.last_push_seq AS last_seq, (\(hold))::int2 AS hold"
         return """
             SELECT \(columns), \(blocked) AS blocked \(source)\(range) ORDER BY t.channel_id LIMIT \(sql.bind(limit))
-            """
-    }
-}
-
-extension PushTargets {
-    /// `TargetHold` of a start's target `t` (its channel's instances and attempts, and its app's policies, which the
-    /// limited select carries as columns of `t`). Each probe is a scalar subquery with `LIMIT 1`, not `EXISTS`: under
-    /// an `OR` PostgreSQL turned the `EXISTS` into a hashed subplan that read every pending attempt of the name once
-    /// per chunk (90 ms a chunk with 150,000 of them, and a million-token start writes a million). A start is
-    /// held where the name is active on the channel or a start of it (another push's) is still inside its
-    /// confirmation window, unless `restart`; and where the channel had its budget of starts in the last hour. The
-    /// attempts' probes are ranges of one index, (channel, end of window): open windows, windows ending after the last
-    /// hour began (an attempt of the hour has one), windows ending after the token's registration, latest first.
-    /// Each reads only the partitions of pushes made since the window's end less `StartAttemptBound`.
-    /// Each names the app by its parameter, not `t.app_id`: Citus routes a correlated subquery to the app's shard only
-    /// by a value ("correlated subqueries are not supported when the FROM clause contains a CTE or subquery").
-    func startHold(_ sql: inout SQLBuilder, pushID: UUID?) -> String {
-        let name = sql.bind(self.name ?? "")
-        let app = sql.bind(self.appID)
-        let own = sql.bind(pushID ?? UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)))
-        return """
-            CASE WHEN NOT \(sql.bind(self.restart)) AND (
-                     (SELECT true FROM live_activities l
-                      WHERE l.channel_id = t.channel_id AND l.app_id = \(app) AND l.name = \(name)
-                      AND l.state = 'active' AND l.started_at > now() - t.activity_max_age LIMIT 1) IS NOT NULL
-                     OR (SELECT true FROM start_attempts s
-                         WHERE s.channel_id = t.channel_id AND s.app_id = \(app) AND s.window_until > now()
-                         AND \(StartAttemptBound.pushCreated("s", windowEndsAfter: "now()"))
-                         AND s.name = \(name) AND s.outcome = 'pending' AND s.push_id <> \(own) LIMIT 1)
-                        IS NOT NULL)
-                 THEN \(TargetHold.alreadyActive.rawValue)
-                 WHEN t.skip_suspect_tokens AND (
-                     SELECT count(*) = t.suspect_after_starts
-                            AND bool_and(x.outcome = 'pending' AND x.window_until <= now())
-                     FROM (SELECT s.outcome, s.window_until FROM start_attempts s
-                           WHERE s.channel_id = t.channel_id AND s.app_id = \(app)
-                             AND s.window_until > t.registered_again_at
-                             AND \(StartAttemptBound.pushCreated("s", windowEndsAfter: "t.registered_again_at"))
-                             AND s.token = t.token AND s.accepted_at > t.registered_again_at AND s.push_id <> \(own)
-                           ORDER BY s.window_until DESC LIMIT t.suspect_after_starts) x)
-                 THEN \(TargetHold.suspectToken.rawValue)
-                 WHEN (SELECT count(*) FROM start_attempts s WHERE s.channel_id = t.channel_id AND s.app_id = \(app)
-                       AND s.window_until > now() - interval '1 hour' AND s.accepted_at > now() - interval '1 hour'
-                       AND \(StartAttemptBound.pushCreated("s", windowEndsAfter: "now() - interval '1 hour'"))
-                       AND s.push_id <> \(own))
-                      >= t.starts_per_channel_per_hour
-                 THEN \(TargetHold.startBudget.rawValue)
-                 ELSE 0 END
             """
     }
 }
