@@ -60,7 +60,7 @@ import Testing
                 json: #"{"suspect_after_starts":2,"starts_per_channel_per_hour":3,"skip_suspect_tokens":true}"#,
                 auth: gw.admin)
             try #require(policies.status == .ok, "\(policies.text)")
-            let ids = try await gw.registerStarters(app, count: 60)
+            let ids = try await gw.registerStarters(app, count: 100)
             let appID = try await gw.database.scalar("SELECT id FROM apps WHERE app_key = \(app.key)", as: Int64.self)
             let own = UUID()
             var random = SplitMix(seed: 50)
@@ -74,7 +74,7 @@ import Testing
                     registered: -([200, 100, 46, 10] as [Int]).randomElement(using: &random)!,
                     liveStarted: ([nil, nil, nil, 30, 9 * 60] as [Int?]).randomElement(using: &random)!, attempts: [])
                 for _ in 0..<Int.random(in: 0...5, using: &random) {
-                    let accepted = -([191, 151, 97, 71, 53, 31, 13, 3] as [Int]).randomElement(using: &random)!
+                    let accepted = -([191, 151, 97, 71, 53, 41, 31, 21, 13, 3] as [Int]).randomElement(using: &random)!
                     let window = accepted + [6, 20, 40, 120].randomElement(using: &random)!
                     // Distinct window ends: the suspect rule takes the latest two, and a tie would make either one.
                     if channel.attempts.contains(where: { $0.windowUntil == window }) { continue }
@@ -85,6 +85,16 @@ import Testing
                             pending: Int.random(in: 0..<4, using: &random) != 0,
                             ownToken: Int.random(in: 0..<5, using: &random) != 0, accepted: accepted,
                             windowUntil: window))
+                }
+                if channels.isEmpty {
+                    // One suspect token registered within the hour: its two attempts since, both unanswered.
+                    channel.registered = -46
+                    channel.liveStarted = nil
+                    channel.attempts = [-41, -31].map {
+                        Attempt(
+                            own: false, name: "match", pending: true, ownToken: true, accepted: $0, windowUntil: $0 + 10
+                        )
+                    }
                 }
                 try await Self.write(channel, appID: appID, own: own, gw.database)
                 channels.append(channel)
@@ -108,6 +118,9 @@ import Testing
                     ? [.none, .suspectToken, .startBudget]
                     : [.none, .alreadyActive, .suspectToken, .startBudget]
                 #expect(met == all)
+                // Suspect tokens registered within the hour (read from the chunk's aggregate) and before it (probed).
+                let suspects = read.filter { $0.1 == .suspectToken }.compactMap { r in channels.first { $0.id == r.0 } }
+                #expect(Set(suspects.map { $0.registered < -60 }) == [true, false])
             }
         }
     }
