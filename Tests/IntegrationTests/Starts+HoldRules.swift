@@ -52,6 +52,33 @@ import Testing
         return .none
     }
 
+    /// The first channels' attempts, set by hand so that each filter decides a hold whatever the random ones do.
+    static let fixtures: [(registered: Int, attempts: [Attempt], hold: TargetHold)] = [
+        // A token registered within the hour whose two attempts since are both unanswered.
+        (
+            -46,
+            [-41, -31].map {
+                Attempt(own: false, name: "match", pending: true, ownToken: true, accepted: $0, windowUntil: $0 + 10)
+            }, .suspectToken
+        ),
+        // The same with another token's attempts: not this one's.
+        (
+            -46,
+            [-41, -31].map {
+                Attempt(own: false, name: "match", pending: true, ownToken: false, accepted: $0, windowUntil: $0 + 10)
+            }, .none
+        ),
+        // The push's own start of the name, still in its window: it holds back no target of its own push.
+        (-10, [Attempt(own: true, name: "match", pending: true, ownToken: true, accepted: -3, windowUntil: 17)], .none),
+        // Three starts of another name in the hour, confirmed: the budget counts every start.
+        (
+            -200,
+            [-41, -31, -21].map {
+                Attempt(own: false, name: "other", pending: false, ownToken: true, accepted: $0, windowUntil: $0 + 6)
+            }, .startBudget
+        ),
+    ]
+
     @Test func theChunksHoldsFollowTheirRules() async throws {
         try await GatewayHarness.run { gw in
             let app = try await gw.createApp()
@@ -86,15 +113,12 @@ import Testing
                             ownToken: Int.random(in: 0..<5, using: &random) != 0, accepted: accepted,
                             windowUntil: window))
                 }
-                if channels.isEmpty {
-                    // One suspect token registered within the hour: its two attempts since, both unanswered.
-                    channel.registered = -46
-                    channel.liveStarted = nil
-                    channel.attempts = [-41, -31].map {
-                        Attempt(
-                            own: false, name: "match", pending: true, ownToken: true, accepted: $0, windowUntil: $0 + 10
-                        )
-                    }
+                if channels.count < Self.fixtures.count {
+                    let fixture = Self.fixtures[channels.count]
+                    (channel.registered, channel.liveStarted, channel.attempts) = (
+                        fixture.registered, nil, fixture.attempts
+                    )
+                    #expect(Self.expectedHold(channel, restart: false) == fixture.hold)
                 }
                 try await Self.write(channel, appID: appID, own: own, gw.database)
                 channels.append(channel)
@@ -150,7 +174,8 @@ import Testing
                 INSERT INTO start_attempts (push_id, app_id, channel_id, name, attributes_type, token, accepted_at,
                                             window_until, outcome, push_created_at)
                 VALUES (\(push), \(appID), \(c.id), \(a.name), 'MatchAttributes', \(token),
-                        now() + \(Int32(a.accepted)) * interval '1 minute', now() + \(Int32(a.windowUntil)) * interval '1 minute',
+                        now() + \(Int32(a.accepted)) * interval '1 minute',
+                        now() + \(Int32(a.windowUntil)) * interval '1 minute',
                         \(a.pending ? "pending" : "started"), now() + \(Int32(a.accepted - 1)) * interval '1 minute')
                 RETURNING 1
                 """, as: Int32.self)

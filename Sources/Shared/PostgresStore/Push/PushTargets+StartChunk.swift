@@ -18,15 +18,17 @@ extension PushTargets {
     /// the token's attempts since it was registered again, latest window first: from that aggregate where the
     /// registration is within the hour (and only on a channel that has attempts), else by a probe of the target's
     /// own (a scan of every attempt since the chunk's oldest registration would read weeks of them a channel).
+    /// The four arrays are sorted alike (window, then push: one attempt a push and channel), so their elements line up.
     /// A correlated probe per target, one for each hold, cost about 1.5 us each, most of the select (6.0 ms a chunk of
     /// 1,000 against 3.4 ms for the chunk at once, `EXPLAIN ANALYZE` on a million-token start's database;
     /// docs/benchmarks.md).
     /// The lookups are joined to the chunk by `FULL JOIN`, which is a `LEFT JOIN` here (they find only the chunk's
     /// channels) that PostgreSQL can only run as a hash or merge join: a batch's range makes the planner expect one
-    /// row in `chunk`, and a nested loop then ran a lookup of all 1,000 channels once per channel (47 ms a chunk, and
-    /// a million-token start took 33 s instead of 20).
-    /// The scans read only the partitions of pushes made since their windows' start less `StartAttemptBound`.
-    /// Every table is named with the app's parameter, which is what Citus routes a statement to one shard by.
+    /// row in `chunk`, and a nested loop then ran a lookup of all 1,000 channels once per channel (334 ms a chunk in
+    /// the bench, `auto_explain`; a million-token start took 33 s instead of 20).
+    /// The attempts' scans read only the partitions of pushes made since the hour began (the probe: since the
+    /// registration) less `StartAttemptBound`. The lookups and the probe name the app by its parameter, which is what
+    /// Citus routes a statement to one shard by.
     func startChunkSelect(_ sql: inout SQLBuilder, source: String, range: String, limit: Int, pushID: UUID?) -> String {
         let limit = sql.bind(limit)
         let name = sql.bind(self.name ?? "")
@@ -48,13 +50,12 @@ extension PushTargets {
             attempts AS (
                 SELECT s.channel_id,
                        bool_or(s.window_until > now() AND s.name = \(name) AND s.outcome = 'pending') AS unconfirmed,
-                       count(*) FILTER (WHERE s.window_until > now() - interval '1 hour'
-                                          AND s.accepted_at > now() - interval '1 hour') AS last_hour,
-                       array_agg(s.token ORDER BY s.window_until DESC) AS tokens,
-                       array_agg(s.accepted_at ORDER BY s.window_until DESC) AS accepted,
-                       array_agg(s.window_until ORDER BY s.window_until DESC) AS windows,
-                       array_agg(s.outcome = 'pending' AND s.window_until <= now() ORDER BY s.window_until DESC)
-                           AS unanswered
+                       count(*) FILTER (WHERE s.accepted_at > \(hour)) AS last_hour,
+                       array_agg(s.token ORDER BY s.window_until DESC, s.push_id) AS tokens,
+                       array_agg(s.accepted_at ORDER BY s.window_until DESC, s.push_id) AS accepted,
+                       array_agg(s.window_until ORDER BY s.window_until DESC, s.push_id) AS windows,
+                       array_agg(s.outcome = 'pending' AND s.window_until <= now()
+                                 ORDER BY s.window_until DESC, s.push_id) AS unanswered
                 FROM start_attempts s
                 WHERE s.channel_id = ANY (ARRAY(SELECT channel_id FROM chunk)) AND s.app_id = \(app)
                   AND s.window_until > \(hour) AND \(StartAttemptBound.pushCreated("s", windowEndsAfter: hour))
@@ -74,7 +75,7 @@ extension PushTargets {
                                          AND \(sinceRegistered)
                                          AND s.token = c.token AND s.accepted_at > c.registered_again_at
                                          AND s.push_id <> \(own)
-                                       ORDER BY s.window_until DESC LIMIT c.suspect_after_starts) y)
+                                       ORDER BY s.window_until DESC, s.push_id LIMIT c.suspect_after_starts) y)
                              WHEN x.channel_id IS NULL THEN false
                              ELSE (
                                  SELECT count(*) = c.suspect_after_starts AND bool_and(y.unanswered)
