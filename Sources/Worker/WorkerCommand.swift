@@ -58,7 +58,7 @@ struct WorkerCommand: AsyncParsableCommand {
         name: .customLong("push-batch-size"), help: "Targets per fan-out batch job (PUSH_BATCH_SIZE, default 10000).")
     var pushBatchSize: String?
     @Option(
-        name: .customLong("push-chunk-size"), help: "Targets sent and recorded at once (PUSH_CHUNK_SIZE, default 1000)."
+        name: .customLong("push-chunk-size"), help: "Targets sent and recorded at once (PUSH_CHUNK_SIZE, default 3000)."
     )
     var pushChunkSize: String?
     @Option(

@@ -120,7 +120,7 @@ struct WorkerConfiguration: Sendable {
         self.delivery.batchSize = try resolve.integer(
             Self.pushBatchSize, flag: options.pushBatchSize, default: 10_000, range: 1...1_000_000)
         self.delivery.chunkSize = try resolve.integer(
-            Self.pushChunkSize, flag: options.pushChunkSize, default: 1000, range: 1...100_000)
+            Self.pushChunkSize, flag: options.pushChunkSize, default: self.delivery.chunkSize, range: 1...100_000)
         // Fan-out batches take at most three quarters of the slots: the rest stay free for single updates,
         // schedules and fan-outs of other apps.
         self.runner.kindLimits[PushBatchJob.kind] = max(1, self.runner.concurrency * 3 / 4)
