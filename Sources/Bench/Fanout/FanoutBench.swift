@@ -17,7 +17,7 @@ struct FanoutBench: AsyncParsableCommand {
             advertises), OTHER_ACTIVITIES (1: with one, each of the other app's updates waits for the one before it; \
             with more they are independent and wait for CPU), EVENT (update, or start: a push-to-start to N tokens), \
             SECOND_PUSH (1), CONTRACTS (0; 1: every push checked against a contract at the door), REPLICA (0; 1: a \
-            streaming standby, its replay lag sampled through the fan-out), WORKER_POOL_SIZE (4), WORKER_CONCURRENCY (16), PG_SHARED_BUFFERS (2GB), \
+            streaming standby, its replay lag sampled through the fan-out), WORKER_POOL_SIZE (4), WORKER_CONCURRENCY (16), PG_SHARED_BUFFERS (2GB), PG_MAX_WAL_SIZE (1GB), \
             WORKER_BULK_NICE (read by the workers), BIN_DIR (gateway, worker and apns-sim built elsewhere, to \
             compare two builds in one sitting), MIGRATIONS_DIR, CITUS_URL (a Citus coordinator's database, emptied, \
             migrated and distributed by app, instead of a private PostgreSQL: docs/scaling.md).

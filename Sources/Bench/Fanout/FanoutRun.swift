@@ -91,7 +91,12 @@ final class FanoutRun {
             "== \(settings.n) activities, \(settings.workers) workers (WORKER_BULK_NICE \(settings.bulkNice)), other "
                 + "app's updates to \(settings.otherActivities) activities; simulator: \(settings.simLatencyMS) ms per "
                 + "answer, advertises \(settings.simMaxStreams) streams per connection")
-        if settings.citusURL == nil { print(stack.durability.header) }
+        if settings.citusURL == nil {
+            print(stack.durability.header)
+            print(
+                "== PostgreSQL shared_buffers \(settings.sharedBuffers), max_wal_size \(settings.maxWALSize) "
+                    + "(PG_SHARED_BUFFERS, PG_MAX_WAL_SIZE)")
+        }
 
         let key = P256.Signing.PrivateKey()
         try await simulator.trust(key)
@@ -105,7 +110,7 @@ final class FanoutRun {
             simulatorProcess: simulatorProcess, simPort: simPort, apps: (big, small), liveChannel: live)
     }
 
-    /// The private PostgreSQL: pg_stat_statements, production-sized shared buffers, migrated.
+    /// The private PostgreSQL: pg_stat_statements, production-sized shared buffers, the WAL's size asked, migrated.
     static func privatePostgres(stack: BenchStack, settings: FanoutSettings) async throws -> BenchDatabase {
         let repository = stack.repository
         let pgPort = try await repository.freePort()
@@ -118,6 +123,7 @@ final class FanoutRun {
         try await first.run(
             "ALTER SYSTEM SET max_connections = 200",
             "ALTER SYSTEM SET shared_buffers = '\(settings.sharedBuffers)'",
+            "ALTER SYSTEM SET max_wal_size = '\(settings.maxWALSize)'",
             "ALTER SYSTEM SET shared_preload_libraries = 'pg_stat_statements'")
         await first.close()
         try await repository.pg(["stop", stack.pgData])

@@ -10,6 +10,10 @@ struct FanoutSettings: Sendable {
     let workerPoolSize: String
     let workerConcurrency: String
     let sharedBuffers: String
+    /// PG_MAX_WAL_SIZE: WAL between checkpoints, PostgreSQL's 1 GB by default. At 1 GB a million-token start ran
+    /// beside a checkpoint that the seeding's WAL had begun; at 4 GB beside none, and in one sitting the start ran
+    /// faster and the update slower (docs/benchmarks.md, 2026-11-28).
+    let maxWALSize: String
     let bulkNice: String
     /// CONTRACTS=1: both apps have a contract for MatchAttributes and every device reported version 1, so every
     /// push is checked at the door (docs/contracts.md).
@@ -30,6 +34,7 @@ struct FanoutSettings: Sendable {
         self.workerPoolSize = knobs.string("WORKER_POOL_SIZE", "4")
         self.workerConcurrency = knobs.string("WORKER_CONCURRENCY", "16")
         self.sharedBuffers = knobs.string("PG_SHARED_BUFFERS", "2GB")
+        self.maxWALSize = knobs.string("PG_MAX_WAL_SIZE", "1GB")
         self.bulkNice = knobs.string("WORKER_BULK_NICE", "default")
         self.contracts = knobs.string("CONTRACTS", "0") == "1"
         self.replica = knobs.string("REPLICA", "0") == "1"
