@@ -93,9 +93,10 @@ final class FanoutRun {
                 + "answer, advertises \(settings.simMaxStreams) streams per connection")
         if settings.citusURL == nil {
             print(stack.durability.header)
-            print(
-                "== PostgreSQL shared_buffers \(settings.sharedBuffers), max_wal_size \(settings.maxWALSize) "
-                    + "(PG_SHARED_BUFFERS, PG_MAX_WAL_SIZE)")
+            // The server's own values: `PG_OPTS` given to `scripts/pg.sh` (`-c`) overrides the bench's settings.
+            let buffers = try await db.text("SHOW shared_buffers")
+            let wal = try await db.text("SHOW max_wal_size")
+            print("== PostgreSQL shared_buffers \(buffers), max_wal_size \(wal) (PG_SHARED_BUFFERS, PG_MAX_WAL_SIZE)")
         }
 
         let key = P256.Signing.PrivateKey()

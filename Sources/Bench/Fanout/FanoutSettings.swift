@@ -11,7 +11,7 @@ struct FanoutSettings: Sendable {
     let workerConcurrency: String
     let sharedBuffers: String
     /// PG_MAX_WAL_SIZE: WAL between checkpoints, PostgreSQL's 1 GB by default. At 1 GB a million-token start ran
-    /// beside a checkpoint that the seeding's WAL had begun; at 4 GB beside none, and in one sitting the start ran
+    /// beside a checkpoint that WAL began 1.3 s into the push; at 4 GB beside none, and in one sitting the start ran
     /// faster and the update slower (docs/benchmarks.md, 2026-11-28).
     let maxWALSize: String
     let bulkNice: String

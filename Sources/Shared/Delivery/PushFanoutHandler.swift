@@ -58,17 +58,18 @@ struct PushFanoutHandler: JobHandler {
         // Before, older unfinished pushes of the same name leave the targets this one reaches to it, once their
         // chunks in flight are answered (`PushSupersession`); the first chunk's statement finds them.
         let supersession = PushSupersession(ledger: self.ledger)
+        let firstChunkSize = min(self.settings.chunkSize, self.settings.firstChunkSize)
         let first: [PushTargets.Target]
         let superseding: Int?
         if ordered {
             (first, superseding) = try await supersession.firstChunk(
-                of: push, limit: self.settings.chunkSize, logger: logger)
+                of: push, limit: firstChunkSize, logger: logger)
         } else {
             push.seq = try await supersession.supersede(for: push, logger: logger).seq
-            (first, superseding) = try await self.ledger.firstChunk(of: push, limit: self.settings.chunkSize)
+            (first, superseding) = try await self.ledger.firstChunk(of: push, limit: firstChunkSize)
         }
         let decision = FanoutDecision.after(
-            first: first.map(\.channelID), superseding: superseding, chunkSize: self.settings.chunkSize,
+            first: first.map(\.channelID), superseding: superseding, chunkSize: firstChunkSize,
             batchSize: self.settings.batchSize)
         let plan: BatchPlan
         switch decision {

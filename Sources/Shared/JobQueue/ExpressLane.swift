@@ -9,8 +9,8 @@ import ServiceLifecycle
 /// A process's lane for latency-sensitive work: a thread of its own, a small PostgreSQL pool whose connections
 /// live on that thread, and a task executor on it.
 ///
-/// During a million-device fan-out a worker's shared event loops and global pool are busy with chunks of a
-/// thousand rows and a thousand APNs requests. A claim or another app's single update queued behind them took
+/// During a million-device fan-out a worker's shared event loops and global pool are busy with chunks of
+/// thousands of rows and APNs requests. A claim or another app's single update queued behind them took
 /// tens of milliseconds per statement; on this lane it waits for none of them.
 ///
 /// It is a `Service`: list it before the services that use it, so that it stops after them and then ends its
