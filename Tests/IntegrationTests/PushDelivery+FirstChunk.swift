@@ -5,23 +5,16 @@ import Testing
 /// (1,000), however large the batches' chunks are (`PUSH_CHUNK_SIZE`, 3,000 by default): that job runs on the express
 /// lane, beside other apps' single updates.
 @Suite struct PushDeliveryFirstChunkTests {
-    static func update(_ timestamp: Int) -> String {
-        """
-        {"audience":"all","device_types":["ios"],"notification":{"ios":{"live_activity":{"event":"update",
-         "name":"match","content_state":{"t":\(timestamp % 1000)},"timestamp":\(timestamp)}}}}
-        """
-    }
-
     @Test func aThousandTargetsAreSentByTheFanoutJobAndOneMoreGoToBatches() async throws {
         try await EndToEndHarness.run { e2e in
             try await e2e.gateway.seedActivities(appKey: e2e.app.key, count: 1000)
-            let thousand = try await e2e.send(Self.update(1_700_000_001))
+            let thousand = try await e2e.send(PushDeliveryFailureTests.update(1_700_000_001))
             let first = try await e2e.finished(thousand)
             #expect((first["counts"] as? [String: Int])?["accepted"] == 1000, "\(first)")
             #expect(try await Self.sentByFanout(thousand, e2e) == "true")
 
             try await e2e.gateway.seedActivities(appKey: e2e.app.key, count: 1, first: 1001)
-            let more = try await e2e.send(Self.update(1_700_000_002))
+            let more = try await e2e.send(PushDeliveryFailureTests.update(1_700_000_002))
             let second = try await e2e.finished(more)
             #expect((second["counts"] as? [String: Int])?["accepted"] == 1001, "\(second)")
             #expect(try await Self.sentByFanout(more, e2e) == "false")
