@@ -77,7 +77,8 @@ struct ChaosPrimaryLost {
         let ids = fault.accepted.filter { !$0.isEmpty }.map { "'\($0)'" }.joined(separator: ",")
         let found = try await run.db.text("SELECT count(*) FROM pushes WHERE id IN (\(ids))")
         let delivered = try await run.db.text("SELECT count(*) FROM pushes WHERE id IN (\(ids)) AND state = 'done'")
-        let chunk = try run.stack.knobs.int("PUSH_CHUNK_SIZE", 3000)  // the workers' default, `DeliverySettings.chunkSize`
+        // The workers' default when unset (`DeliverySettings.chunkSize`).
+        let chunk = try run.stack.knobs.int("PUSH_CHUNK_SIZE", 3000)
         let posts = run.trickle.snapshot()
         let during = posts.filter { $0.at > fault.killedAt && $0.at <= fault.promotedAt }
         // A POST whose commit the standby had confirmed may be answered just after the kill: it must be there too.

@@ -2,7 +2,8 @@
 /// readers of a few instances at a time (a channel lookup, a tap's attribution). A push's rows hold disjoint channel
 /// ranges (a chunk re-sent after a crash may add one overlapping row), so per pending push of the instance's name the
 /// first two rows whose range ends at or after the instance's channel (an index range on `(push_id, last_channel)`)
-/// are the only ones that can hold it; it is in one if its id is in the row's array (up to a chunk's worth, `PUSH_CHUNK_SIZE` ids).
+/// are the only ones that can hold it; it is in one if its id is in the row's array (up to a chunk's worth,
+/// `PUSH_CHUNK_SIZE` ids).
 enum PendingStamps {
     /// `FROM ... WHERE ...` of the pending rows that hold instance `l` (an alias of `live_activities`), as `dp` (the
     /// push) and `s` (its row).
