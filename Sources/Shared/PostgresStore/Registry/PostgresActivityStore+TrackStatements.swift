@@ -97,7 +97,7 @@ extension PostgresActivityStore {
 /// name, so each write is matched back to its call by the instance id or by `(channel_id, name)`. They are calls of
 /// one app, `$11`, by which every table is read: on Citus the statement runs on the app's shard (docs/scaling.md).
 struct TrackStatement: PostgresPreparedStatement, NamedStatement {
-    static let name = "lagw_track_v14"
+    static let name = "lagw_track_v15"
     static let sql = """
         WITH input AS (
             SELECT x.channel_id, x.app_id, x.name, x.system_activity_id, nullif(x.token, '') AS token,
@@ -111,10 +111,14 @@ struct TrackStatement: PostgresPreparedStatement, NamedStatement {
         found AS (
             SELECT x.n, a.apns_environment AS environment, la.id, la.system_activity_id, la.push_token,
                    la.attributes_type, la.state, la.broadcast_channel_id, la.contract_version,
-                   EXISTS (SELECT 1 FROM live_activities e
-                           WHERE e.channel_id = c.id AND e.app_id = $11::int8
-                             AND e.system_activity_id = x.system_activity_id
-                             AND e.state IN ('ended', 'expired')) AS requested_has_ended
+                   -- Probed only when no current instance is this activity (`decide` reads it only then): not for a
+                   -- rotation or a retry, most calls (a CASE is evaluated in order).
+                   CASE WHEN la.system_activity_id IS DISTINCT FROM x.system_activity_id THEN EXISTS (
+                       SELECT 1 FROM live_activities e
+                       WHERE e.channel_id = c.id AND e.app_id = $11::int8
+                         AND e.system_activity_id = x.system_activity_id
+                         AND e.state IN ('ended', 'expired'))
+                   ELSE false END AS requested_has_ended
             FROM input x
             JOIN channels c ON c.id = x.channel_id AND c.app_id = x.app_id AND c.app_id = $11::int8
                  AND (x.proof = '' OR c.secret_hash IS NULL OR encode(c.secret_hash, 'hex') = x.proof)
@@ -190,6 +194,7 @@ struct TrackStatement: PostgresPreparedStatement, NamedStatement {
     struct Found: Sendable {
         var environment: String
         var current: ActivityTrackDecision.Current?
+        /// An ended instance of the channel is the requested activity; false, unprobed, when `current` is it.
         var requestedHasEnded: Bool
         var rotatedID: Int64?
         var startedID: Int64?
