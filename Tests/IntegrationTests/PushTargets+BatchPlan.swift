@@ -92,7 +92,9 @@ import Testing
         try await GatewayHarness.run { gw in
             let app = try await gw.createApp()
             try await gw.seedActivities(appKey: app.key, count: 60)
-            // Seeds 1-20 subscribed to a broadcast channel, 11-40 tagged, 1-40 with a start token.
+            // Seeds 1-20 subscribed to a broadcast channel, 11-40 tagged, 1-40 with a start token; 41-45 started
+            // past the app's maximum age (8 hours), 46-50 in the environment the app does not send to: neither kind
+            // is a target.
             _ = try await gw.database.scalar(
                 """
                 WITH seeded AS (
@@ -108,8 +110,16 @@ import Testing
                     INSERT INTO push_to_start_tokens (channel_id, app_id, attributes_type, token, environment)
                     SELECT id, app_id, 'MatchAttributes', repeat('cd', 28) || lpad(to_hex(n), 8, '0'), apns_environment
                     FROM seeded WHERE n <= 40 RETURNING 1
+                ), aged AS (
+                    UPDATE live_activities SET started_at = now() - interval '9 hours'
+                    WHERE channel_id IN (SELECT id FROM seeded WHERE n BETWEEN 41 AND 45) RETURNING 1
+                ), elsewhere AS (
+                    UPDATE live_activities l
+                    SET environment = CASE s.apns_environment WHEN 'production' THEN 'development' ELSE 'production' END
+                    FROM seeded s WHERE l.channel_id = s.id AND s.n BETWEEN 46 AND 50 RETURNING 1
                 )
                 SELECT (SELECT count(*) FROM subscribed) + (SELECT count(*) FROM tagged) + (SELECT count(*) FROM tokens)
+                       + (SELECT count(*) FROM aged) + (SELECT count(*) FROM elsewhere)
                 """, as: Int64.self)
             let appID = try await gw.database.scalar("SELECT id FROM apps WHERE app_key = \(app.key)", as: Int64.self)
             let update = PushTargets(appID: appID, event: .update, name: "match", attributesType: nil, audience: .all)
@@ -117,7 +127,7 @@ import Testing
             beside.broadcastChannelID = "bc-1"
             let start = PushTargets(
                 appID: appID, event: .start, name: "match", attributesType: "MatchAttributes", audience: .all)
-            let cases: [(PushTargets, all: Int, tagged: Int)] = [(update, 60, 30), (beside, 40, 20), (start, 40, 30)]
+            let cases: [(PushTargets, all: Int, tagged: Int)] = [(update, 50, 30), (beside, 30, 20), (start, 40, 30)]
             for (kind, all, tagged) in cases {
                 for (audience, expected) in [(Audience.all, all), (.tag("vip", group: "tier"), tagged)] {
                     var targets = kind

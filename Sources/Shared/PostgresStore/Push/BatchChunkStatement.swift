@@ -8,7 +8,7 @@ import PostgresNIO
 /// shape chooses it (`fits`); the text is `PushTargets.chunkSelect`'s own for that shape and the bindings are those
 /// the same call makes for the real values, so the two cannot drift apart. Other shapes are read unprepared.
 struct BatchChunkStatement: PostgresPreparedStatement, NamedStatement {
-    static let name = "lagw_batch_chunk_v1"
+    static let name = "lagw_batch_chunk_v2"
     static let sql: String = {
         var sql = SQLBuilder()
         let template = PushTargets(appID: 0, event: .update, name: "", attributesType: nil, audience: .all)

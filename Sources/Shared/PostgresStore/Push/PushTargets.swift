@@ -50,10 +50,10 @@ public struct PushTargets: Sendable {
         let subscribed = self.broadcastChannelID.map { " AND t.broadcast_channel_id IS DISTINCT FROM \(sql.bind($0))" }
         return """
             FROM live_activities t
-            JOIN apps a ON a.id = t.app_id
             WHERE t.app_id = \(app) AND t.name = \(sql.bind(self.name ?? "")) AND t.state = 'active'
               AND t.push_token IS NOT NULL\(subscribed ?? "")
-              AND t.environment = a.apns_environment AND t.started_at > now() - a.activity_max_age AND \(enabled)
+              AND t.environment = (SELECT apns_environment FROM apps WHERE id = \(app))
+              AND t.started_at > now() - (SELECT activity_max_age FROM apps WHERE id = \(app)) AND \(enabled)
               AND \(self.audience.predicate(&sql, app: app))
             """
     }

@@ -11,7 +11,9 @@ import PostgresNIO
 ///
 /// All of them on channels with live activities enabled, and in the audience (`AudienceStatement`). Channels with live
 /// activities disabled are few, and found in their own partial index (`channels_live_activities_disabled`): the
-/// targets need no join with `channels`, whose primary-key probe per target was most of a chunk's select.
+/// targets need no join with `channels`, whose primary-key probe per target was most of a chunk's select. The app's
+/// environment and maximum age are read once a statement (subqueries on `$1` alone, run before the scan), not joined
+/// to every target (docs/benchmarks.md, "Issue 50 in one sitting").
 enum TargetStatements {
     static let all: [any NamedStatement.Type] = [
         CountInstances.self, CountInstancesBesideBroadcast.self, CountStartTokens.self, PlanInstances.self,
@@ -25,10 +27,10 @@ enum TargetStatements {
         static let template = """
             SELECT count(*)
             FROM live_activities t
-            JOIN apps a ON a.id = t.app_id
             WHERE t.app_id = $1 AND t.name = $2 AND t.state = 'active'
               AND t.push_token IS NOT NULL
-              AND t.environment = a.apns_environment AND t.started_at > now() - a.activity_max_age
+              AND t.environment = (SELECT apns_environment FROM apps WHERE id = $1)
+              AND t.started_at > now() - (SELECT activity_max_age FROM apps WHERE id = $1)
               AND NOT EXISTS (SELECT 1 FROM channels d
                               WHERE d.id = t.channel_id AND d.app_id = t.app_id AND NOT d.live_activities_enabled)
               AND {audience}
@@ -41,10 +43,10 @@ enum TargetStatements {
         static let template = """
             SELECT count(*)
             FROM live_activities t
-            JOIN apps a ON a.id = t.app_id
             WHERE t.app_id = $1 AND t.name = $2 AND t.state = 'active'
               AND t.push_token IS NOT NULL AND t.broadcast_channel_id IS DISTINCT FROM $3
-              AND t.environment = a.apns_environment AND t.started_at > now() - a.activity_max_age
+              AND t.environment = (SELECT apns_environment FROM apps WHERE id = $1)
+              AND t.started_at > now() - (SELECT activity_max_age FROM apps WHERE id = $1)
               AND NOT EXISTS (SELECT 1 FROM channels d
                               WHERE d.id = t.channel_id AND d.app_id = t.app_id AND NOT d.live_activities_enabled)
               AND {audience}
@@ -74,10 +76,10 @@ enum TargetStatements {
             SELECT k - coalesce((channel_id = ($3::uuid[])[k])::int, 0), count(*)
             FROM (SELECT t.channel_id, width_bucket(t.channel_id, $3::uuid[]) AS k
                   FROM live_activities t
-                  JOIN apps a ON a.id = t.app_id
                   WHERE t.app_id = $1 AND t.name = $2 AND t.state = 'active'
                     AND t.push_token IS NOT NULL
-                    AND t.environment = a.apns_environment AND t.started_at > now() - a.activity_max_age
+                    AND t.environment = (SELECT apns_environment FROM apps WHERE id = $1)
+                    AND t.started_at > now() - (SELECT activity_max_age FROM apps WHERE id = $1)
                     AND NOT EXISTS (SELECT 1 FROM channels d
                                     WHERE d.id = t.channel_id AND d.app_id = t.app_id AND NOT d.live_activities_enabled)
                     AND {audience}) x
@@ -92,10 +94,10 @@ enum TargetStatements {
             SELECT k - coalesce((channel_id = ($4::uuid[])[k])::int, 0), count(*)
             FROM (SELECT t.channel_id, width_bucket(t.channel_id, $4::uuid[]) AS k
                   FROM live_activities t
-                  JOIN apps a ON a.id = t.app_id
                   WHERE t.app_id = $1 AND t.name = $2 AND t.state = 'active'
                     AND t.push_token IS NOT NULL AND t.broadcast_channel_id IS DISTINCT FROM $3
-                    AND t.environment = a.apns_environment AND t.started_at > now() - a.activity_max_age
+                    AND t.environment = (SELECT apns_environment FROM apps WHERE id = $1)
+                    AND t.started_at > now() - (SELECT activity_max_age FROM apps WHERE id = $1)
                     AND NOT EXISTS (SELECT 1 FROM channels d
                                     WHERE d.id = t.channel_id AND d.app_id = t.app_id AND NOT d.live_activities_enabled)
                     AND {audience}) x
@@ -127,10 +129,10 @@ enum TargetStatements {
             SELECT channel_id, rn, total FROM (
                 SELECT t.channel_id, row_number() OVER (ORDER BY t.channel_id) AS rn, count(*) OVER () AS total
                 FROM live_activities t
-                JOIN apps a ON a.id = t.app_id
                 WHERE t.app_id = $1 AND t.name = $2 AND t.state = 'active'
                   AND t.push_token IS NOT NULL
-                  AND t.environment = a.apns_environment AND t.started_at > now() - a.activity_max_age
+                  AND t.environment = (SELECT apns_environment FROM apps WHERE id = $1)
+                  AND t.started_at > now() - (SELECT activity_max_age FROM apps WHERE id = $1)
                   AND NOT EXISTS (SELECT 1 FROM channels d
                                   WHERE d.id = t.channel_id AND d.app_id = t.app_id AND NOT d.live_activities_enabled)
                   AND {audience}
@@ -147,10 +149,10 @@ enum TargetStatements {
             SELECT channel_id, rn, total FROM (
                 SELECT t.channel_id, row_number() OVER (ORDER BY t.channel_id) AS rn, count(*) OVER () AS total
                 FROM live_activities t
-                JOIN apps a ON a.id = t.app_id
                 WHERE t.app_id = $1 AND t.name = $2 AND t.state = 'active'
                   AND t.push_token IS NOT NULL AND t.broadcast_channel_id IS DISTINCT FROM $3
-                  AND t.environment = a.apns_environment AND t.started_at > now() - a.activity_max_age
+                  AND t.environment = (SELECT apns_environment FROM apps WHERE id = $1)
+                  AND t.started_at > now() - (SELECT activity_max_age FROM apps WHERE id = $1)
                   AND NOT EXISTS (SELECT 1 FROM channels d
                                   WHERE d.id = t.channel_id AND d.app_id = t.app_id AND NOT d.live_activities_enabled)
                   AND {audience}
