@@ -20,6 +20,10 @@ struct ChaosPrimaryLost {
         var heldBatches: Int
     }
 
+    /// The workers' chunk, which this scenario sets (`PUSH_CHUNK_SIZE`, `DeliverySettings.chunkSize`'s 3,000 unless
+    /// given) so that the duplicates it allows are the workers' own bound: a chunk per batch held at the kill.
+    static func chunkSize(_ knobs: Knobs) throws -> Int { try knobs.int("PUSH_CHUNK_SIZE", 3000) }
+
     /// Runs the scenario; returns the programs that missed a SIGTERM deadline (none here: the list's shape is shared).
     static func run(repository: Repository, knobs: Knobs, bin: String, n: Int, latency: Int) async throws -> [String] {
         guard (try? await ChildProcess.output("/usr/bin/env", ["sh", "-c", "command -v pg_autoctl"])) != nil else {
@@ -33,6 +37,7 @@ struct ChaosPrimaryLost {
         stack.export([
             "WORKER_LEASE_SECONDS": knobs.string("WORKER_LEASE_SECONDS", "10"),
             "MIGRATIONS_DIR": repository.root + "/sql",
+            "PUSH_CHUNK_SIZE": "\(try Self.chunkSize(knobs))",
         ])
         var failures: [String] = []
         do {
@@ -77,8 +82,7 @@ struct ChaosPrimaryLost {
         let ids = fault.accepted.filter { !$0.isEmpty }.map { "'\($0)'" }.joined(separator: ",")
         let found = try await run.db.text("SELECT count(*) FROM pushes WHERE id IN (\(ids))")
         let delivered = try await run.db.text("SELECT count(*) FROM pushes WHERE id IN (\(ids)) AND state = 'done'")
-        // The workers' default when unset (`DeliverySettings.chunkSize`).
-        let chunk = try run.stack.knobs.int("PUSH_CHUNK_SIZE", 3000)
+        let chunk = try Self.chunkSize(run.stack.knobs)
         let posts = run.trickle.snapshot()
         let during = posts.filter { $0.at > fault.killedAt && $0.at <= fault.promotedAt }
         // A POST whose commit the standby had confirmed may be answered just after the kill: it must be there too.
